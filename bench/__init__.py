@@ -1,0 +1,1 @@
+"""Benchmark runners: python -m bench NAME."""

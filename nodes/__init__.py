@@ -1,0 +1,1 @@
+"""Contracts of the zspace pipeline and one module per node."""

@@ -1,0 +1,1 @@
+"""Data and algorithms below LangGraph: catalog, embeddings, index, ranking, ledger."""
