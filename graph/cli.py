@@ -1,0 +1,173 @@
+"""The ``zspace`` command: index catalogs, search tools, evaluate, run requests, demo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from graph.deps import Deps
+from stores.catalog import Catalog, CatalogError
+from stores.embeddings import EmbeddingModelMissing
+from stores.enrich import enrich_catalog
+from stores.retrieval import RetrievalConfig, retrieve
+from stores.settings import apply_offline_environment
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEV_CATALOG = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
+ACTIVE_CATALOG = "catalog.json"
+DEMO_SEARCH = "which tools can look up a football player's transfers?"
+
+
+def load_catalogs(paths: Sequence[str]) -> Catalog:
+    """Load and merge catalog files, then fill missing tags offline."""
+    catalog = Catalog()
+    for path in paths:
+        catalog.load_file(path)
+    enrich_catalog(catalog)
+    return catalog
+
+
+def _progress_bar(label: str) -> Any:
+    from tqdm import tqdm
+
+    bar: Any = None
+
+    def update(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(total=total, desc=label, unit="entry", file=sys.stderr, leave=False)
+        bar.n = done
+        bar.refresh()
+        if done >= total:
+            bar.close()
+
+    return update
+
+
+def command_index(args: argparse.Namespace) -> int:
+    """Index catalog files into the joint tool + agent index."""
+    deps = Deps(index_name=args.name)
+    catalog = load_catalogs(args.catalog)
+    if not catalog.tools:
+        print("no tools to index: every tool was quarantined or the catalog is empty",
+              file=sys.stderr)
+    index = deps.get_index()
+    report = index.sync(catalog, progress=None if args.json else _progress_bar("embedding"),
+                        reset=args.reset)
+    active = deps.get_home() / ACTIVE_CATALOG
+    active.write_text(json.dumps(catalog.to_document(), ensure_ascii=False))
+    counts = {
+        "indexed": report.indexed,
+        "unchanged": report.unchanged,
+        "removed": report.removed,
+        "quarantined": report.quarantined,
+        "tools": report.tools,
+        "agents": report.agents,
+        "seconds": round(report.seconds, 2),
+    }
+    print(
+        f"indexed {report.indexed}, unchanged {report.unchanged}, removed {report.removed}, "
+        f"quarantined {report.quarantined} ({report.tools} tools, {report.agents} agents, "
+        f"{report.seconds:.1f} s)"
+    )
+    for reason in report.quarantine_reasons:
+        print(f"  quarantined: {reason}")
+    if args.json:
+        print(json.dumps(counts))
+    return 0
+
+
+def command_search(args: argparse.Namespace) -> int:
+    """Rank tools and their owners for a query."""
+    from stores.keywords import extract_keywords
+
+    deps = Deps(index_name=args.name)
+    index = deps.get_index()
+    if len(index) == 0:
+        print("the index is empty: run `zspace index CATALOG` first", file=sys.stderr)
+        return 2
+    keywords = extract_keywords(args.query)
+    result = retrieve(
+        index, args.query, keywords, k_tools=args.k, k_agents=args.k,
+        config=RetrievalConfig(), environments=args.env or None,
+    )
+    if args.json:
+        print(json.dumps({
+            "query": args.query,
+            "keywords": keywords,
+            "tools": [t.__dict__ for t in result.tools],
+            "agents": [a.__dict__ for a in result.agents],
+        }, ensure_ascii=False))
+        return 0
+    print(f"query: {args.query}\nkeywords: {', '.join(keywords)}\n")
+    print("rank  score   tool  (owner)")
+    for rank, tool in enumerate(result.tools, start=1):
+        print(f"{rank:>4}  {tool.score:.4f}  {tool.tool_id}  ({tool.agent})")
+    print("\nrank  agent")
+    for rank, agent in enumerate(result.agents, start=1):
+        print(f"{rank:>4}  {agent.agent}")
+    print(f"\n({result.embed_ms + result.search_ms:.1f} ms)")
+    return 0
+
+
+def command_demo(args: argparse.Namespace) -> int:
+    """Index the development catalog and answer a tool search."""
+    if not DEV_CATALOG.is_file():
+        print(f"the development catalog is missing: {DEV_CATALOG}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    print(f"== indexing {DEV_CATALOG.relative_to(REPO_ROOT)}")
+    command_index(argparse.Namespace(catalog=[str(DEV_CATALOG)], reset=False, json=False,
+                                     name="default"))
+    print(f"\n== tool search ({time.perf_counter() - started:.1f} s so far)")
+    return command_search(argparse.Namespace(query=args.query, k=5, json=False, env=[],
+                                             name="default"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="zspace",
+        description="Find the few right tools among thousands and run them in order.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    index = sub.add_parser("index", help="index catalog files (JSON or YAML) into the tool index")
+    index.add_argument("catalog", nargs="+", help="catalog files in the FORMAT.md shape")
+    index.add_argument("--reset", action="store_true", help="drop the index and embed everything")
+    index.add_argument("--json", action="store_true", help="last line: one JSON object of counts")
+    index.add_argument("--name", default="default", help="index name (default: default)")
+    index.set_defaults(handler=command_index)
+
+    search = sub.add_parser("search", help="rank tools and their owners for a query")
+    search.add_argument("query")
+    search.add_argument("--k", type=int, default=5, help="how many tools and agents")
+    search.add_argument("--env", action="append", help="environment allow-list (repeatable)")
+    search.add_argument("--json", action="store_true", help="print one JSON object")
+    search.add_argument("--name", default="default", help="index name")
+    search.set_defaults(handler=command_search)
+
+    demo = sub.add_parser("demo", help="the main job on the embedded default, offline")
+    demo.add_argument("--query", default=DEMO_SEARCH, help="the tool search to answer")
+    demo.set_defaults(handler=command_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``zspace`` console command."""
+    apply_offline_environment()
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except (CatalogError, EmbeddingModelMissing) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,138 @@
+"""Fill a tool's missing ``summary``, ``entity_tags`` and ``capability_tags``.
+
+Offline, tags are derived deterministically from the tool's name tokens, parameter names and
+description phrases through the domain lexicon. With a chat model, Z-Space's way is used: the
+model writes them, and answers are cached by the tool's content hash so a re-index asks again
+only for tools that changed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from stores.catalog import Catalog, ToolSpec
+from stores.keywords import STOPWORDS, lemmatize, tokenize
+from stores.lexicon import Lexicon
+
+MAX_TAGS = 6
+SUMMARY_CHARS = 200
+
+
+class ToolTags(BaseModel):
+    """Structured output asked of a chat model for one tool."""
+
+    summary: str = Field(description="One sentence: what the tool does, for whom.")
+    entity_tags: list[str] = Field(description="Business objects the tool reads or writes.")
+    capability_tags: list[str] = Field(description="Operations it performs, as verbs.")
+
+
+def derive_tags(spec: ToolSpec, lexicon: Lexicon) -> tuple[str, list[str], list[str]]:
+    """Return ``(summary, entity_tags, capability_tags)`` derived without a model."""
+    name_words = [lemmatize(w) for w in tokenize(spec.name)]
+    param_words = [
+        lemmatize(w)
+        for param in (spec.input_schema.get("properties") or {})
+        for w in tokenize(str(param))
+    ]
+    description_words = [lemmatize(w) for w in tokenize(spec.indexed_description()[:600])]
+    capabilities: list[str] = []
+    entities: list[str] = []
+    for word in name_words + description_words:
+        operation = lexicon.canonical(word, "operation")
+        if operation and operation not in capabilities:
+            capabilities.append(operation)
+    for word in name_words + param_words + description_words:
+        obj = lexicon.canonical(word, "object")
+        if obj and obj not in entities:
+            entities.append(obj)
+    if not entities:
+        entities = [
+            w for w in dict.fromkeys(name_words)
+            if w not in STOPWORDS and w not in capabilities and len(w) > 2 and not w.isdigit()
+        ]
+    return _summary(spec), entities[:MAX_TAGS], capabilities[:MAX_TAGS]
+
+
+def _summary(spec: ToolSpec) -> str:
+    description = spec.description.strip()
+    if description:
+        first = re.split(r"(?<=[.!?])\s", description, maxsplit=1)[0]
+        return first[:SUMMARY_CHARS]
+    params = ", ".join(list(spec.input_schema.get("properties") or {})[:6])
+    readable = " ".join(tokenize(spec.name))
+    return f"{readable} ({params})" if params else readable
+
+
+def enrich_catalog(catalog: Catalog, lexicon: Lexicon | None = None) -> int:
+    """Fill missing fields of every tool offline; returns how many tools changed."""
+    lexicon = lexicon or Lexicon.default()
+    changed = 0
+    for spec in catalog.tools.values():
+        if spec.summary and spec.entity_tags and spec.capability_tags:
+            continue
+        summary, entities, capabilities = derive_tags(spec, lexicon)
+        spec.summary = spec.summary or summary
+        spec.entity_tags = spec.entity_tags or entities
+        spec.capability_tags = spec.capability_tags or capabilities
+        changed += 1
+    return changed
+
+
+def enrich_catalog_with_model(
+    catalog: Catalog, chat_model: Any, cache_path: Path, lexicon: Lexicon | None = None
+) -> dict[str, int]:
+    """Ask a chat model for missing fields, cached by content hash; offline rules as fallback.
+
+    A tool whose model answer fails validation twice keeps the offline derivation, so one bad
+    answer never blocks indexing.
+
+    Returns:
+        Counts: ``asked``, ``cached``, ``failed``.
+    """
+    from stores.llm import invoke_structured
+
+    cache: dict[str, dict[str, Any]] = {}
+    if cache_path.is_file():
+        cache = json.loads(cache_path.read_text())
+    counts = {"asked": 0, "cached": 0, "failed": 0}
+    for spec in catalog.tools.values():
+        if spec.summary and spec.entity_tags and spec.capability_tags:
+            continue
+        key = spec.content_hash()
+        answer = cache.get(key)
+        if answer is None:
+            counts["asked"] += 1
+            prompt = (
+                "Describe this tool for a search index. Reply with a one-sentence summary, "
+                "the business objects it handles (entity_tags) and the operations it performs "
+                "(capability_tags).\n<tool>\n"
+                + json.dumps(
+                    {"name": spec.name, "description": spec.indexed_description(),
+                     "parameters": list((spec.input_schema.get("properties") or {}))},
+                    ensure_ascii=False,
+                )
+                + "\n</tool>"
+            )
+            try:
+                parsed = invoke_structured(chat_model, ToolTags, prompt)
+            except (ValidationError, ValueError):
+                counts["failed"] += 1
+                parsed = None
+            if parsed is not None:
+                answer = parsed.model_dump()
+                cache[key] = answer
+        else:
+            counts["cached"] += 1
+        if answer:
+            spec.summary = spec.summary or answer["summary"][:SUMMARY_CHARS]
+            spec.entity_tags = spec.entity_tags or answer["entity_tags"][:MAX_TAGS]
+            spec.capability_tags = spec.capability_tags or answer["capability_tags"][:MAX_TAGS]
+    cache_path.parent.mkdir(parents=True, exist_ok=True)
+    cache_path.write_text(json.dumps(cache, ensure_ascii=False))
+    enrich_catalog(catalog, lexicon)
+    return counts

@@ -1,0 +1,409 @@
+"""The joint tool + agent index: one Chroma collection and one BM25 index over the same entries.
+
+Entries are tools (``tool:<id>``) and their owner agents (``agent:<id>``), as Tool-to-Agent
+Retrieval indexes them. Vectors are computed by us (never by Chroma's default embedding
+function, which downloads a model); tool vectors may be fused with their tags by FSWW, and
+the index-side parameters are part of every entry's key, so changing them re-embeds.
+Sync is incremental: only entries whose key changed are embedded again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from stores.bm25 import BM25Index
+from stores.catalog import AgentSpec, Catalog, ToolSpec
+from stores.embeddings import Embedder
+from stores.fsww import FSWWParams, KeywordVectorCache, fsww_embed
+from stores.keywords import tokenize
+
+EntryKind = Literal["tool", "agent"]
+ProgressCallback = Callable[[int, int], None]
+EMBED_CHUNK = 256
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One row of the joint index (plain data, JSON-serializable)."""
+
+    entry_id: str
+    kind: EntryKind
+    ref: str
+    agent: str
+    environment: str
+    side_effect: bool
+    key: str
+    text: str
+    tags: tuple[str, ...] = ()
+
+
+@dataclass
+class SyncReport:
+    """What a sync did."""
+
+    indexed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    quarantined: int = 0
+    quarantine_reasons: list[str] = field(default_factory=list)
+    tools: int = 0
+    agents: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the report as plain data."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A scored entry."""
+
+    entry_id: str
+    score: float
+
+
+def make_chroma_client(path: Path | None = None, url: str | None = None) -> Any:
+    """Return an embedded ``PersistentClient`` at ``path``, or an ``HttpClient`` for ``url``.
+
+    Telemetry is off either way.
+    """
+    import chromadb
+    from chromadb.config import Settings
+
+    settings = Settings(anonymized_telemetry=False, allow_reset=True)
+    if url:
+        match = re.match(r"^(https?)://([^:/]+)(?::(\d+))?/?$", url)
+        if not match:
+            raise ValueError(f"Chroma URL {url!r} should look like http://127.0.0.1:8000")
+        scheme, host, port = match.groups()
+        return chromadb.HttpClient(
+            host=host, port=int(port or 8000), ssl=scheme == "https", settings=settings
+        )
+    if path is None:
+        raise ValueError("give a path for the embedded Chroma or a url for a Chroma server")
+    path.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(path), settings=settings)
+
+
+def humanize_identifier(name: str) -> str:
+    """Turn ``getUserById`` or ``create_order`` into words for embedding."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return re.sub(r"[_\-/.]+", " ", spaced).strip()
+
+
+def tool_entry_text(spec: ToolSpec) -> str:
+    """Text that represents a tool in both the dense and the lexical index."""
+    parts = [humanize_identifier(spec.name)]
+    if spec.summary and spec.summary not in spec.description:
+        parts.append(spec.summary)
+    description = spec.indexed_description().strip()
+    if description:
+        parts.append(description)
+    return ". ".join(part.rstrip(". ") for part in parts if part)
+
+
+def agent_entry_text(agent: AgentSpec) -> str:
+    """Text that represents an agent (tool owner)."""
+    name = humanize_identifier(agent.name or agent.id)
+    return f"{name}. {agent.description}".strip(". ") if agent.description else name
+
+
+class ToolIndex:
+    """A joint, persisted index of tools and agents."""
+
+    def __init__(
+        self,
+        directory: Path,
+        embedder: Embedder,
+        *,
+        name: str = "default",
+        chroma_url: str | None = None,
+        index_fsww: FSWWParams | None = None,
+        keyword_cache: KeywordVectorCache | None = None,
+    ) -> None:
+        """Open (or create) the index stored under ``directory``.
+
+        Args:
+            directory: where the embedded Chroma, BM25 and entry table live.
+            embedder: computes every vector; its name is part of each entry key.
+            name: distinguishes several indexes in one directory or Chroma server.
+            chroma_url: a Chroma server to use instead of the embedded one.
+            index_fsww: FSWW parameters to fuse tool text with its tags; None disables.
+            keyword_cache: shared cache of tag and keyword vectors.
+        """
+        self.directory = directory
+        self.embedder = embedder
+        self.name = name
+        self.index_fsww = index_fsww
+        self.keyword_cache = keyword_cache or KeywordVectorCache(embedder)
+        directory.mkdir(parents=True, exist_ok=True)
+        self._client = make_chroma_client(
+            None if chroma_url else directory / "chroma", url=chroma_url
+        )
+        self._collection_name = _collection_name(name)
+        self._collection = self._client.get_or_create_collection(
+            self._collection_name,
+            embedding_function=None,
+            configuration={"hnsw": {"space": "cosine"}},
+        )
+        self._entries: dict[str, IndexEntry] = {}
+        self._bm25: BM25Index | None = None
+        self._positions: dict[str, int] = {}
+        self._load_entry_table()
+
+    # ------------------------------------------------------------------ sync
+    @property
+    def config_key(self) -> str:
+        """Key of everything besides content that decides an entry's vector."""
+        fsww = asdict(self.index_fsww) if self.index_fsww else None
+        return _short_hash({"embedder": self.embedder.name, "fsww": fsww, "v": 1})
+
+    def sync(
+        self, catalog: Catalog, progress: ProgressCallback | None = None, reset: bool = False
+    ) -> SyncReport:
+        """Make the index hold exactly the catalog's tools and agents.
+
+        Only entries whose key changed are embedded; entries that disappeared are deleted.
+        """
+        started = time.perf_counter()
+        if reset:
+            self._client.delete_collection(self._collection_name)
+            self._collection = self._client.get_or_create_collection(
+                self._collection_name,
+                embedding_function=None,
+                configuration={"hnsw": {"space": "cosine"}},
+            )
+            self._entries = {}
+        desired = self._desired_entries(catalog)
+        stored_keys = self._stored_keys()
+        to_embed = [e for e in desired.values() if stored_keys.get(e.entry_id) != e.key]
+        removed = [entry_id for entry_id in stored_keys if entry_id not in desired]
+        if removed:
+            for start in range(0, len(removed), self._max_batch()):
+                self._collection.delete(ids=removed[start : start + self._max_batch()])
+        done = 0
+        for start in range(0, len(to_embed), EMBED_CHUNK):
+            chunk = to_embed[start : start + EMBED_CHUNK]
+            vectors = self._embed_entries(chunk)
+            self._collection.upsert(
+                ids=[e.entry_id for e in chunk],
+                embeddings=vectors,
+                metadatas=[
+                    {
+                        "kind": e.kind,
+                        "ref": e.ref,
+                        "agent": e.agent,
+                        "environment": e.environment,
+                        "side_effect": e.side_effect,
+                        "key": e.key,
+                    }
+                    for e in chunk
+                ],
+                documents=[e.text for e in chunk],
+            )
+            done += len(chunk)
+            if progress:
+                progress(done, len(to_embed))
+        self._entries = desired
+        self._save_entry_table()
+        self._ensure_bm25(rebuild=bool(to_embed or removed))
+        return SyncReport(
+            indexed=len(to_embed),
+            unchanged=len(desired) - len(to_embed),
+            removed=len(removed),
+            quarantined=len(catalog.quarantined),
+            quarantine_reasons=[str(q) for q in catalog.quarantined],
+            tools=sum(1 for e in desired.values() if e.kind == "tool"),
+            agents=sum(1 for e in desired.values() if e.kind == "agent"),
+            seconds=time.perf_counter() - started,
+        )
+
+    def _desired_entries(self, catalog: Catalog) -> dict[str, IndexEntry]:
+        config = self.config_key
+        entries: dict[str, IndexEntry] = {}
+        used_agents = {spec.agent for spec in catalog.tools.values()}
+        for agent in catalog.agents.values():
+            if agent.id not in used_agents:
+                continue
+            entry_id = f"agent:{agent.id}"
+            entries[entry_id] = IndexEntry(
+                entry_id=entry_id,
+                kind="agent",
+                ref=agent.id,
+                agent=agent.id,
+                environment="",
+                side_effect=False,
+                key=f"{agent.content_hash()}:{config}",
+                text=agent_entry_text(agent),
+            )
+        for spec in catalog.tools.values():
+            entry_id = f"tool:{spec.id}"
+            entries[entry_id] = IndexEntry(
+                entry_id=entry_id,
+                kind="tool",
+                ref=spec.id,
+                agent=spec.agent,
+                environment=spec.environment or "",
+                side_effect=bool(spec.side_effect),
+                key=f"{spec.content_hash()}:{config}",
+                text=tool_entry_text(spec),
+                tags=tuple(dict.fromkeys(spec.entity_tags + spec.capability_tags)),
+            )
+        return entries
+
+    def _embed_entries(self, entries: Sequence[IndexEntry]) -> np.ndarray:
+        texts = [e.text for e in entries]
+        if self.index_fsww is None:
+            return self.embedder.embed(texts)
+        return fsww_embed(
+            self.embedder,
+            texts,
+            [list(e.tags) for e in entries],
+            self.index_fsww,
+            self.keyword_cache,
+        )
+
+    def _stored_keys(self) -> dict[str, str]:
+        keys: dict[str, str] = {}
+        total = self._collection.count()
+        page = 5000
+        for offset in range(0, total, page):
+            batch = self._collection.get(include=["metadatas"], limit=page, offset=offset)
+            for entry_id, meta in zip(batch["ids"], batch["metadatas"] or [], strict=False):
+                keys[entry_id] = str((meta or {}).get("key", ""))
+        return keys
+
+    def _max_batch(self) -> int:
+        try:
+            return int(self._client.get_max_batch_size())
+        except Exception:  # noqa: BLE001 - older servers lack the call; stay conservative
+            return 1000
+
+    # ------------------------------------------------------------ entry table
+    @property
+    def _table_path(self) -> Path:
+        return self.directory / f"{self.name}.entries.json"
+
+    def _save_entry_table(self) -> None:
+        rows = [asdict(e) for e in self._entries.values()]
+        tmp = self._table_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(rows, ensure_ascii=False))
+        tmp.replace(self._table_path)
+
+    def _load_entry_table(self) -> None:
+        if not self._table_path.is_file():
+            return
+        rows = json.loads(self._table_path.read_text())
+        self._entries = {
+            row["entry_id"]: IndexEntry(**{**row, "tags": tuple(row.get("tags", ()))})
+            for row in rows
+        }
+        self._ensure_bm25(rebuild=False)
+
+    def _ensure_bm25(self, rebuild: bool) -> None:
+        ids = list(self._entries)
+        key = _short_hash([self._entries[i].key for i in ids])
+        directory = self.directory / f"{self.name}.bm25"
+        loaded = None if rebuild else BM25Index.load(directory, key, tokenize)
+        if loaded is None:
+            loaded = BM25Index.build(ids, [self._entries[i].text for i in ids], tokenize)
+            loaded.save(directory, key)
+        self._bm25 = loaded
+        self._positions = {entry_id: pos for pos, entry_id in enumerate(loaded.ids)}
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def entries(self) -> dict[str, IndexEntry]:
+        """The entry table, by entry id."""
+        return self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def allowed_mask(
+        self, kinds: Sequence[EntryKind] = ("tool", "agent"), environments: Sequence[str] | None = None
+    ) -> np.ndarray:
+        """Boolean mask over BM25 positions: entries of these kinds and environments.
+
+        Untagged entries (environment ``""``) pass any environment filter.
+        """
+        bm25 = self._require_bm25()
+        allowed_envs = None if environments is None else set(environments) | {""}
+        return np.array(
+            [
+                self._entries[i].kind in kinds
+                and (allowed_envs is None or self._entries[i].environment in allowed_envs)
+                for i in bm25.ids
+            ],
+            dtype=bool,
+        )
+
+    def dense_search(
+        self,
+        vector: np.ndarray,
+        n: int,
+        kinds: Sequence[EntryKind] = ("tool", "agent"),
+        environments: Sequence[str] | None = None,
+    ) -> list[Hit]:
+        """Nearest entries by cosine similarity in Chroma, filtered by kind and environment."""
+        total = len(self._entries)
+        if total == 0 or n <= 0:
+            return []
+        conditions: list[dict[str, Any]] = []
+        if set(kinds) != {"tool", "agent"}:
+            conditions.append({"kind": {"$in": list(kinds)}})
+        if environments is not None:
+            conditions.append({"environment": {"$in": sorted(set(environments) | {""})}})
+        where: dict[str, Any] | None = None
+        if len(conditions) == 1:
+            where = conditions[0]
+        elif conditions:
+            where = {"$and": conditions}
+        result = self._collection.query(
+            query_embeddings=[np.asarray(vector, dtype=np.float32)],
+            n_results=min(n, total),
+            where=where,
+            include=["distances"],
+        )
+        ids = result["ids"][0]
+        distances = (result.get("distances") or [[]])[0]
+        return [Hit(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=False)]
+
+    def lexical_search(
+        self,
+        query: str,
+        n: int,
+        kinds: Sequence[EntryKind] = ("tool", "agent"),
+        environments: Sequence[str] | None = None,
+    ) -> list[Hit]:
+        """Best BM25 entries, filtered by kind and environment."""
+        bm25 = self._require_bm25()
+        mask = None
+        if set(kinds) != {"tool", "agent"} or environments is not None:
+            mask = self.allowed_mask(kinds, environments)
+        return [Hit(i, s) for i, s in bm25.top(query, n, mask)]
+
+    def _require_bm25(self) -> BM25Index:
+        if self._bm25 is None:
+            self._ensure_bm25(rebuild=True)
+        assert self._bm25 is not None
+        return self._bm25
+
+
+def _collection_name(name: str) -> str:
+    cleaned = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:40]
+    return f"zspace_{cleaned}".ljust(3, "_")
+
+
+def _short_hash(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]

@@ -1,0 +1,236 @@
+"""Ranking tools and agents for one query: dense, BM25, their rank fusion, Tool-to-Agent.
+
+``retrieve(...)`` is the one entry point; the pipeline's retrieve node wraps exactly it.
+
+Methods:
+    bm25: lexical only. dense: Chroma cosine only. hybrid: both, fused by reciprocal rank
+    (RRF) or by a weighted sum of min-max normalized scores. hierarchical: MCP-Zero's score
+    (agent score x tool score x the larger of the two), a baseline.
+Scopes:
+    joint: tools and agents in one ranking; agents come from Tool-to-Agent aggregation
+    (walk the entity ranking, map each tool to its owner, keep the first K unique agents).
+    tools: tool entries only (agents still by owner mapping). agents: agent entries only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from stores.fsww import FSWWParams, fsww_embed
+from stores.index import EntryKind, Hit, ToolIndex
+
+Method = Literal["bm25", "dense", "hybrid", "hierarchical"]
+Scope = Literal["joint", "tools", "agents"]
+Fusion = Literal["rrf", "weighted"]
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    """How to rank; the defaults are the best measured on the development set."""
+
+    method: Method = "hybrid"
+    scope: Scope = "joint"
+    fusion: Fusion = "rrf"
+    rrf_k: int = 60
+    dense_weight: float = 0.5
+    candidates: int = 100
+    query_fsww: FSWWParams | None = field(default_factory=FSWWParams)
+
+
+@dataclass(frozen=True)
+class RankedTool:
+    """A candidate tool with its fused score and its owner."""
+
+    tool_id: str
+    agent: str
+    score: float
+
+
+@dataclass(frozen=True)
+class RankedAgent:
+    """An agent (tool owner) with the score of the entry that first brought it in."""
+
+    agent: str
+    score: float
+
+
+@dataclass
+class RetrievalResult:
+    """Ranked tools and agents for one query."""
+
+    tools: list[RankedTool]
+    agents: list[RankedAgent]
+    entities: list[Hit]
+    embed_ms: float = 0.0
+    search_ms: float = 0.0
+
+
+def embed_query(
+    index: ToolIndex, query: str, keywords: Sequence[str], fsww: FSWWParams | None
+) -> np.ndarray:
+    """Query vector: FSWW(query, keywords) in one encoder call, or the plain embedding."""
+    if fsww is None or not keywords:
+        return index.embedder.embed([query])[0]
+    return fsww_embed(index.embedder, [query], [list(keywords)], fsww, index.keyword_cache)[0]
+
+
+def reciprocal_rank_fusion(rankings: Sequence[Sequence[Hit]], k: int = 60) -> list[Hit]:
+    """Fuse rankings by ``sum 1 / (k + rank)`` (rank from 1); ties keep first-seen order."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, hit in enumerate(ranking, start=1):
+            scores[hit.entry_id] = scores.get(hit.entry_id, 0.0) + 1.0 / (k + rank)
+    return [Hit(i, s) for i, s in sorted(scores.items(), key=lambda item: -item[1])]
+
+
+def weighted_fusion(
+    dense: Sequence[Hit], lexical: Sequence[Hit], dense_weight: float
+) -> list[Hit]:
+    """Fuse by a weighted sum of min-max normalized scores (absent = 0)."""
+
+    def normalized(hits: Sequence[Hit]) -> dict[str, float]:
+        if not hits:
+            return {}
+        values = np.array([h.score for h in hits], dtype=np.float64)
+        low, high = float(values.min()), float(values.max())
+        span = high - low if high > low else 1.0
+        return {h.entry_id: (h.score - low) / span for h in hits}
+
+    dense_scores, lexical_scores = normalized(dense), normalized(lexical)
+    ids = list(dict.fromkeys([h.entry_id for h in dense] + [h.entry_id for h in lexical]))
+    fused = {
+        i: dense_weight * dense_scores.get(i, 0.0) + (1 - dense_weight) * lexical_scores.get(i, 0.0)
+        for i in ids
+    }
+    return [Hit(i, s) for i, s in sorted(fused.items(), key=lambda item: -item[1])]
+
+
+def tool_to_agent(entities: Sequence[Hit], index: ToolIndex, k: int) -> list[RankedAgent]:
+    """Algorithm 1 of Tool-to-Agent Retrieval: first ``k`` unique owners down the ranking."""
+    agents: list[RankedAgent] = []
+    seen: set[str] = set()
+    for hit in entities:
+        entry = index.entries.get(hit.entry_id)
+        if entry is None or entry.agent in seen:
+            continue
+        seen.add(entry.agent)
+        agents.append(RankedAgent(entry.agent, hit.score))
+        if len(agents) >= k:
+            break
+    return agents
+
+
+def retrieve(
+    index: ToolIndex,
+    query: str,
+    keywords: Sequence[str] = (),
+    *,
+    k_tools: int = 5,
+    k_agents: int = 5,
+    config: RetrievalConfig | None = None,
+    environments: Sequence[str] | None = None,
+) -> RetrievalResult:
+    """Rank tools and agents for one query.
+
+    Args:
+        index: the joint tool + agent index.
+        query: the query text (a sub-intent, a step, a question).
+        keywords: words to fuse into the query vector by FSWW (ignored without FSWW).
+        k_tools: how many tools to return.
+        k_agents: how many agents to return.
+        config: the ranking method; defaults to the measured best.
+        environments: allow-list; tools tagged with another environment never appear.
+            Untagged tools pass. None means no filter.
+
+    Returns:
+        Ranked tools, ranked agents and the fused entity ranking.
+    """
+    config = config or RetrievalConfig()
+    started = time.perf_counter()
+    vector: np.ndarray | None = None
+    if config.method != "bm25":
+        vector = embed_query(index, query, keywords, config.query_fsww)
+    embedded = time.perf_counter()
+    n = max(config.candidates, k_tools, k_agents)
+    if config.method == "hierarchical":
+        assert vector is not None
+        tools, agents, entities = _hierarchical(index, vector, n, environments)
+    else:
+        kinds: tuple[EntryKind, ...] = {
+            "joint": ("tool", "agent"),
+            "tools": ("tool",),
+            "agents": ("agent",),
+        }[config.scope]  # type: ignore[assignment]
+        entities = _rank_entities(index, query, vector, n, kinds, environments, config)
+        agents = tool_to_agent(entities, index, k_agents)
+        tool_hits = (
+            entities
+            if config.scope == "tools"
+            else _rank_entities(index, query, vector, n, ("tool",), environments, config)
+        )
+        tools = [
+            RankedTool(index.entries[h.entry_id].ref, index.entries[h.entry_id].agent, h.score)
+            for h in tool_hits
+            if h.entry_id in index.entries
+        ]
+    finished = time.perf_counter()
+    return RetrievalResult(
+        tools=tools[:k_tools],
+        agents=agents[:k_agents],
+        entities=list(entities),
+        embed_ms=(embedded - started) * 1000,
+        search_ms=(finished - embedded) * 1000,
+    )
+
+
+def _rank_entities(
+    index: ToolIndex,
+    query: str,
+    vector: np.ndarray | None,
+    n: int,
+    kinds: tuple[EntryKind, ...],
+    environments: Sequence[str] | None,
+    config: RetrievalConfig,
+) -> list[Hit]:
+    dense: list[Hit] = []
+    lexical: list[Hit] = []
+    if config.method in ("dense", "hybrid"):
+        assert vector is not None
+        dense = index.dense_search(vector, n, kinds, environments)
+    if config.method in ("bm25", "hybrid"):
+        lexical = index.lexical_search(query, n, kinds, environments)
+    if config.method == "dense":
+        return dense
+    if config.method == "bm25":
+        return lexical
+    if config.fusion == "weighted":
+        return weighted_fusion(dense, lexical, config.dense_weight)[:n]
+    return reciprocal_rank_fusion([dense, lexical], config.rrf_k)[:n]
+
+
+def _hierarchical(
+    index: ToolIndex, vector: np.ndarray, n: int, environments: Sequence[str] | None
+) -> tuple[list[RankedTool], list[RankedAgent], list[Hit]]:
+    agent_hits = index.dense_search(vector, n, ("agent",), environments)
+    tool_hits = index.dense_search(vector, n * 3, ("tool",), environments)
+    agent_score = {index.entries[h.entry_id].agent: max(h.score, 0.0) for h in agent_hits}
+    scored: list[RankedTool] = []
+    for hit in tool_hits:
+        entry = index.entries[hit.entry_id]
+        s_agent = agent_score.get(entry.agent, 0.0)
+        s_tool = max(hit.score, 0.0)
+        scored.append(RankedTool(entry.ref, entry.agent, s_agent * s_tool * max(s_agent, s_tool)))
+    scored.sort(key=lambda tool: -tool.score)
+    agents: list[RankedAgent] = []
+    seen: set[str] = set()
+    for tool in scored:
+        if tool.agent not in seen:
+            seen.add(tool.agent)
+            agents.append(RankedAgent(tool.agent, tool.score))
+    entities = [Hit(f"tool:{t.tool_id}", t.score) for t in scored]
+    return scored, agents, entities
