@@ -54,11 +54,13 @@ def command_index(args: argparse.Namespace) -> int:
     deps = Deps(index_name=args.name)
     catalog = load_catalogs(args.catalog)
     if not catalog.tools:
-        print("no tools to index: every tool was quarantined or the catalog is empty",
-              file=sys.stderr)
+        print(
+            "no tools to index: every tool was quarantined or the catalog is empty", file=sys.stderr
+        )
     index = deps.get_index()
-    report = index.sync(catalog, progress=None if args.json else _progress_bar("embedding"),
-                        reset=args.reset)
+    report = index.sync(
+        catalog, progress=None if args.json else _progress_bar("embedding"), reset=args.reset
+    )
     active = deps.get_home() / ACTIVE_CATALOG
     active.write_text(json.dumps(catalog.to_document(), ensure_ascii=False))
     counts = {
@@ -93,16 +95,26 @@ def command_search(args: argparse.Namespace) -> int:
         return 2
     keywords = extract_keywords(args.query)
     result = retrieve(
-        index, args.query, keywords, k_tools=args.k, k_agents=args.k,
-        config=RetrievalConfig(), environments=args.env or None,
+        index,
+        args.query,
+        keywords,
+        k_tools=args.k,
+        k_agents=args.k,
+        config=RetrievalConfig(),
+        environments=args.env or None,
     )
     if args.json:
-        print(json.dumps({
-            "query": args.query,
-            "keywords": keywords,
-            "tools": [t.__dict__ for t in result.tools],
-            "agents": [a.__dict__ for a in result.agents],
-        }, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "query": args.query,
+                    "keywords": keywords,
+                    "tools": [t.__dict__ for t in result.tools],
+                    "agents": [a.__dict__ for a in result.agents],
+                },
+                ensure_ascii=False,
+            )
+        )
         return 0
     print(f"query: {args.query}\nkeywords: {', '.join(keywords)}\n")
     print("rank  score   tool  (owner)")
@@ -122,11 +134,57 @@ def command_demo(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     print(f"== indexing {DEV_CATALOG.relative_to(REPO_ROOT)}")
-    command_index(argparse.Namespace(catalog=[str(DEV_CATALOG)], reset=False, json=False,
-                                     name="default"))
+    command_index(
+        argparse.Namespace(catalog=[str(DEV_CATALOG)], reset=False, json=False, name="default")
+    )
     print(f"\n== tool search ({time.perf_counter() - started:.1f} s so far)")
-    return command_search(argparse.Namespace(query=args.query, k=5, json=False, env=[],
-                                             name="default"))
+    return command_search(
+        argparse.Namespace(query=args.query, k=5, json=False, env=[], name="default")
+    )
+
+
+def command_eval_retrieval(args: argparse.Namespace) -> int:
+    """Score a retrieval method on a benchmark in the two-file format."""
+    from stores.evaluation import evaluate, load_queries, method_presets, open_eval_index
+
+    presets = method_presets()
+    if args.method not in presets:
+        print(
+            f"unknown method {args.method!r}; choose one of: {', '.join(presets)}", file=sys.stderr
+        )
+        return 2
+    preset = presets[args.method]
+    ks = [int(k) for k in args.k.split(",")]
+    deps = Deps()
+    queries = load_queries(Path(args.queries), args.mode)
+    if not queries:
+        print(f"no {args.mode}-mode queries with gold in {args.queries}", file=sys.stderr)
+        return 2
+    index = open_eval_index(
+        Path(args.catalog),
+        deps.get_embedder(),
+        deps.get_home() / "eval",
+        preset.index_fsww,
+        progress=None if args.json else _progress_bar("indexing"),
+    )
+    figures, run = evaluate(index, queries, preset.config, ks)
+    if args.run_out:
+        with open(args.run_out, "w", encoding="utf-8") as handle:
+            for row in run:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(f"method {preset.name}: {preset.label}; {figures['queries']} {args.mode}-mode queries")
+    print(f"{'':8}" + "".join(f"{f'{m}@{k}':>11}" for m in ("recall", "map", "ndcg") for k in ks))
+    for target in ("agents", "tools"):
+        table = figures[target]
+        print(
+            f"{target:8}"
+            + "".join(f"{table[m][k]:>11.4f}" for m in ("recall", "map", "ndcg") for k in ks)
+        )
+    latency = figures["latency_ms"]
+    print(f"latency per query: p50 {latency['p50']:.1f} ms, p95 {latency['p95']:.1f} ms")
+    if args.json:
+        print(json.dumps({"method": preset.name, "mode": args.mode, **figures}))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -151,6 +209,20 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--json", action="store_true", help="print one JSON object")
     search.add_argument("--name", default="default", help="index name")
     search.set_defaults(handler=command_search)
+
+    evaluation = sub.add_parser("eval", help="evaluate retrieval (and later the whole pipeline)")
+    eval_sub = evaluation.add_subparsers(dest="target", required=True)
+    retrieval = eval_sub.add_parser(
+        "retrieval", help="Recall/mAP/nDCG@K of agents and tools on a two-file benchmark"
+    )
+    retrieval.add_argument("--catalog", required=True, help="catalog.json of the benchmark")
+    retrieval.add_argument("--queries", required=True, help="queries.jsonl of the benchmark")
+    retrieval.add_argument("--mode", choices=["step", "question"], default="step")
+    retrieval.add_argument("--method", default="default", help="a method of the ablation table")
+    retrieval.add_argument("--k", default="1,3,5,10", help="cut-offs, comma-separated")
+    retrieval.add_argument("--run-out", help="write the run file (one ranked line per query)")
+    retrieval.add_argument("--json", action="store_true", help="last line: one JSON object")
+    retrieval.set_defaults(handler=command_eval_retrieval)
 
     demo = sub.add_parser("demo", help="the main job on the embedded default, offline")
     demo.add_argument("--query", default=DEMO_SEARCH, help="the tool search to answer")

@@ -24,7 +24,11 @@ class BM25Index:
 
     @classmethod
     def build(
-        cls, ids: Sequence[str], texts: Sequence[str], tokenizer: Tokenizer, k1: float = 1.2,
+        cls,
+        ids: Sequence[str],
+        texts: Sequence[str],
+        tokenizer: Tokenizer,
+        k1: float = 1.2,
         b: float = 0.75,
     ) -> BM25Index:
         """Fit BM25 on texts (one per id)."""

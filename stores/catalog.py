@@ -31,7 +31,9 @@ CALL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_INDEXED_DESCRIPTION_CHARS = 2000
 MAX_SCHEMA_CHARS = 20000
 # Control characters other than tab/newline, and bidirectional overrides used to hide text.
-_UNSAFE_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069\u200e\u200f]")
+_UNSAFE_CHARS = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069\u200e\u200f]"
+)
 
 
 class CatalogError(ValueError):
@@ -206,7 +208,9 @@ class Catalog:
         try:
             spec = _validate_tool(raw, source)
         except _Rejected as rejected:
-            self.quarantined.append(QuarantinedTool(source, label, rejected.field_name, rejected.reason))
+            self.quarantined.append(
+                QuarantinedTool(source, label, rejected.field_name, rejected.reason)
+            )
             return None
         return self.add_tool(spec)
 
@@ -360,9 +364,7 @@ def call_name_for(tool_id: str) -> str:
     """
     agent, _, name = tool_id.partition("/")
     readable = f"{agent}__{name}" if name else agent
-    ascii_form = (
-        unicodedata.normalize("NFKD", readable).encode("ascii", "ignore").decode("ascii")
-    )
+    ascii_form = unicodedata.normalize("NFKD", readable).encode("ascii", "ignore").decode("ascii")
     sanitized = re.sub(r"[^A-Za-z0-9_-]+", "_", ascii_form).strip("_") or "tool"
     lossless = sanitized == readable.replace("/", "_") and len(sanitized) <= 64
     if lossless:
@@ -399,6 +401,7 @@ def _validate_tool(raw: Any, source: str) -> ToolSpec:
         raise _Rejected("id", f"id {tool_id!r} should be '<agent>/<name>' = {expected_id!r}")
     input_schema = raw.get("input_schema", raw.get("inputSchema"))
     _check_object_schema(input_schema, "input_schema")
+    assert isinstance(input_schema, dict)
     output_schema = raw.get("output_schema", raw.get("outputSchema"))
     if output_schema is not None:
         _check_object_schema(output_schema, "output_schema", require_object_type=False)
@@ -451,11 +454,13 @@ def _check_object_schema(schema: Any, field_name: str, require_object_type: bool
     if schema is None:
         raise _Rejected(field_name, f"missing {field_name} (a JSON Schema object)")
     if not isinstance(schema, dict):
-        raise _Rejected(field_name, f"{field_name} must be a JSON Schema object, got "
-                        f"{type(schema).__name__}")
+        raise _Rejected(
+            field_name, f"{field_name} must be a JSON Schema object, got {type(schema).__name__}"
+        )
     if require_object_type and schema.get("type", "object") != "object":
-        raise _Rejected(field_name, f"{field_name} must have type 'object', got "
-                        f"{schema.get('type')!r}")
+        raise _Rejected(
+            field_name, f"{field_name} must have type 'object', got {schema.get('type')!r}"
+        )
     properties = schema.get("properties", {})
     if not isinstance(properties, dict):
         raise _Rejected(field_name, "'properties' must be an object")

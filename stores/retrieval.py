@@ -75,8 +75,10 @@ def embed_query(
 ) -> np.ndarray:
     """Query vector: FSWW(query, keywords) in one encoder call, or the plain embedding."""
     if fsww is None or not keywords:
-        return index.embedder.embed([query])[0]
-    return fsww_embed(index.embedder, [query], [list(keywords)], fsww, index.keyword_cache)[0]
+        vectors = index.embedder.embed([query])
+    else:
+        vectors = fsww_embed(index.embedder, [query], [list(keywords)], fsww, index.keyword_cache)
+    return np.asarray(vectors[0], dtype=np.float32)
 
 
 def reciprocal_rank_fusion(rankings: Sequence[Sequence[Hit]], k: int = 60) -> list[Hit]:
@@ -88,9 +90,7 @@ def reciprocal_rank_fusion(rankings: Sequence[Sequence[Hit]], k: int = 60) -> li
     return [Hit(i, s) for i, s in sorted(scores.items(), key=lambda item: -item[1])]
 
 
-def weighted_fusion(
-    dense: Sequence[Hit], lexical: Sequence[Hit], dense_weight: float
-) -> list[Hit]:
+def weighted_fusion(dense: Sequence[Hit], lexical: Sequence[Hit], dense_weight: float) -> list[Hit]:
     """Fuse by a weighted sum of min-max normalized scores (absent = 0)."""
 
     def normalized(hits: Sequence[Hit]) -> dict[str, float]:

@@ -16,12 +16,24 @@ def write(tmp_path: Path, document: object, name: str = "catalog.json") -> Path:
 
 
 def test_loads_format_md_catalog(tmp_path: Path) -> None:
-    path = write(tmp_path, {
-        "agents": [{"id": "osm", "name": "OSM", "description": "maps"}],
-        "tools": [{"id": "osm/geocode", "name": "geocode", "description": "Find a place.",
-                   "input_schema": GOOD_SCHEMA, "agent": "osm", "environment": "test",
-                   "side_effect": False, "entity_tags": ["place"]}],
-    })
+    path = write(
+        tmp_path,
+        {
+            "agents": [{"id": "osm", "name": "OSM", "description": "maps"}],
+            "tools": [
+                {
+                    "id": "osm/geocode",
+                    "name": "geocode",
+                    "description": "Find a place.",
+                    "input_schema": GOOD_SCHEMA,
+                    "agent": "osm",
+                    "environment": "test",
+                    "side_effect": False,
+                    "entity_tags": ["place"],
+                }
+            ],
+        },
+    )
     catalog = Catalog.from_file(path)
     tool = catalog.tools["osm/geocode"]
     assert tool.agent == "osm" and tool.environment == "test" and tool.entity_tags == ["place"]
@@ -39,17 +51,23 @@ def test_yaml_catalog(tmp_path: Path) -> None:
 
 
 def test_bad_tools_are_quarantined_and_the_rest_loads(tmp_path: Path) -> None:
-    document = {"tools": [
-        {"name": "ok", "agent": "a", "input_schema": GOOD_SCHEMA},
-        {"agent": "a", "input_schema": GOOD_SCHEMA},
-        {"name": "arr", "agent": "a", "input_schema": {"type": "array"}},
-        {"name": "noschema", "agent": "a"},
-        {"name": "badtype", "agent": "a", "input_schema": {"type": "object", "properties": {"x": {"type": "nonsense"}}}},
-        {"name": "orphan", "input_schema": GOOD_SCHEMA},
-        {"id": "b/x", "name": "y", "agent": "b", "input_schema": GOOD_SCHEMA},
-        {"name": "env", "agent": "a", "input_schema": GOOD_SCHEMA, "environment": "moon"},
-        "not an object",
-    ]}
+    document = {
+        "tools": [
+            {"name": "ok", "agent": "a", "input_schema": GOOD_SCHEMA},
+            {"agent": "a", "input_schema": GOOD_SCHEMA},
+            {"name": "arr", "agent": "a", "input_schema": {"type": "array"}},
+            {"name": "noschema", "agent": "a"},
+            {
+                "name": "badtype",
+                "agent": "a",
+                "input_schema": {"type": "object", "properties": {"x": {"type": "nonsense"}}},
+            },
+            {"name": "orphan", "input_schema": GOOD_SCHEMA},
+            {"id": "b/x", "name": "y", "agent": "b", "input_schema": GOOD_SCHEMA},
+            {"name": "env", "agent": "a", "input_schema": GOOD_SCHEMA, "environment": "moon"},
+            "not an object",
+        ]
+    }
     catalog = Catalog.from_file(write(tmp_path, document))
     assert list(catalog.tools) == ["a/ok"]
     reasons = {q.field: q for q in catalog.quarantined}
@@ -65,7 +83,10 @@ def test_bad_tools_are_quarantined_and_the_rest_loads(tmp_path: Path) -> None:
 
 def test_undecodable_text_quarantines_only_that_tool(tmp_path: Path) -> None:
     good = json.dumps({"name": "ok", "agent": "a", "input_schema": GOOD_SCHEMA}).encode()
-    bad = b'{"name": "bad", "agent": "a", "description": "caf\xe9", "input_schema": {"type": "object"}}'
+    bad = (
+        b'{"name": "bad", "agent": "a", "description": "caf\xe9", '
+        b'"input_schema": {"type": "object"}}'
+    )
     path = tmp_path / "c.json"
     path.write_bytes(b'{"tools": [' + good + b", " + bad + b"]}")
     catalog = Catalog.from_file(path)
@@ -74,12 +95,26 @@ def test_undecodable_text_quarantines_only_that_tool(tmp_path: Path) -> None:
     assert "UTF-8" in catalog.quarantined[0].reason
 
 
-def test_same_name_other_agents_stay_distinct_and_duplicates_never_overwrite(tmp_path: Path) -> None:
-    document = {"tools": [
-        {"name": "create_order", "agent": "shop", "description": "first", "input_schema": GOOD_SCHEMA},
-        {"name": "create_order", "agent": "legacy", "input_schema": GOOD_SCHEMA},
-        {"name": "create_order", "agent": "shop", "description": "second", "input_schema": GOOD_SCHEMA},
-    ]}
+def test_same_name_other_agents_stay_distinct_and_duplicates_never_overwrite(
+    tmp_path: Path,
+) -> None:
+    document = {
+        "tools": [
+            {
+                "name": "create_order",
+                "agent": "shop",
+                "description": "first",
+                "input_schema": GOOD_SCHEMA,
+            },
+            {"name": "create_order", "agent": "legacy", "input_schema": GOOD_SCHEMA},
+            {
+                "name": "create_order",
+                "agent": "shop",
+                "description": "second",
+                "input_schema": GOOD_SCHEMA,
+            },
+        ]
+    }
     catalog = Catalog.from_file(write(tmp_path, document))
     assert set(catalog.tools) == {"shop/create_order", "legacy/create_order"}
     assert catalog.tools["shop/create_order"].description == "first"
@@ -89,13 +124,20 @@ def test_same_name_other_agents_stay_distinct_and_duplicates_never_overwrite(tmp
 
 
 def test_call_names_are_safe_unique_and_map_back() -> None:
-    ids = ["scoring_tables_api//marks/women/{points}", "café/naïve tool", "a/" + "x" * 100,
-           "a b/c", "a_b/c", "日本/検索"]
+    ids = [
+        "scoring_tables_api//marks/women/{points}",
+        "café/naïve tool",
+        "a/" + "x" * 100,
+        "a b/c",
+        "a_b/c",
+        "日本/検索",
+    ]
     catalog = Catalog()
     for tool_id in ids:
         agent, name = tool_id.split("/", 1)
-        catalog.add_raw_tool({"id": tool_id, "name": name, "agent": agent,
-                              "input_schema": GOOD_SCHEMA}, source="t")
+        catalog.add_raw_tool(
+            {"id": tool_id, "name": name, "agent": agent, "input_schema": GOOD_SCHEMA}, source="t"
+        )
     names = [catalog.tools[i].call_name for i in ids]
     assert all(CALL_NAME_PATTERN.match(n) for n in names)
     assert len(set(names)) == len(ids)
@@ -105,8 +147,21 @@ def test_call_names_are_safe_unique_and_map_back() -> None:
 
 
 def test_long_descriptions_are_truncated_for_indexing_and_flagged(tmp_path: Path) -> None:
-    catalog = Catalog.from_file(write(tmp_path, {"tools": [
-        {"name": "big", "agent": "a", "description": "word " * 2000, "input_schema": GOOD_SCHEMA}]}))
+    catalog = Catalog.from_file(
+        write(
+            tmp_path,
+            {
+                "tools": [
+                    {
+                        "name": "big",
+                        "agent": "a",
+                        "description": "word " * 2000,
+                        "input_schema": GOOD_SCHEMA,
+                    }
+                ]
+            },
+        )
+    )
     tool = catalog.tools["a/big"]
     assert "description_truncated" in tool.flags
     assert len(tool.indexed_description()) == 2000
@@ -114,8 +169,15 @@ def test_long_descriptions_are_truncated_for_indexing_and_flagged(tmp_path: Path
 
 def test_control_and_bidi_characters_are_escaped() -> None:
     catalog = Catalog()
-    spec = catalog.add_raw_tool({"name": "t", "agent": "a", "description": "ok\x00 \u202eevil",
-                                 "input_schema": GOOD_SCHEMA}, source="t")
+    spec = catalog.add_raw_tool(
+        {
+            "name": "t",
+            "agent": "a",
+            "description": "ok\x00 \u202eevil",
+            "input_schema": GOOD_SCHEMA,
+        },
+        source="t",
+    )
     assert spec is not None
     assert "\x00" not in spec.description and "\u202e" not in spec.description
     assert "description_sanitized" in spec.flags
@@ -123,8 +185,9 @@ def test_control_and_bidi_characters_are_escaped() -> None:
 
 def test_content_hash_changes_with_indexed_fields_only(tmp_path: Path) -> None:
     catalog = Catalog()
-    spec = catalog.add_raw_tool({"name": "t", "agent": "a", "description": "d",
-                                 "input_schema": GOOD_SCHEMA}, source="t")
+    spec = catalog.add_raw_tool(
+        {"name": "t", "agent": "a", "description": "d", "input_schema": GOOD_SCHEMA}, source="t"
+    )
     assert spec is not None
     before = spec.content_hash()
     spec.source = "elsewhere"

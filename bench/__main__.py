@@ -1,0 +1,34 @@
+"""Benchmark runners: ``python -m bench NAME``. Each writes a table under bench/results/."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from stores.settings import apply_offline_environment
+
+
+def main(argv: list[str] | None = None) -> int:
+    apply_offline_environment()
+    from bench import embed, retrieval
+
+    runners: dict[str, Callable[[list[str]], int]] = {
+        "embed": embed.main,
+        "retrieval": retrieval.main,
+        "ablation": retrieval.ablation_main,
+    }
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("name", choices=[*runners, "all"])
+    args, rest = parser.parse_known_args(argv)
+    if args.name == "all":
+        status = 0
+        for name, runner in runners.items():
+            print(f"== bench {name}", flush=True)
+            status |= runner([])
+        return status
+    return runners[args.name](rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+"""State, input and output schemas of the zspace graph, and their reducers.
+
+State holds plain data only (primitives, TypedDict records, messages): a pydantic object in a
+checkpoint is a future deserialization failure. Every key that parallel branches write has a
+reducer.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+Action = Literal["direct_answer", "clarify_intent", "retrieve_api", "call_api"]
+CallStatus = Literal["ok", "error", "skipped"]
+
+
+class Entities(TypedDict):
+    """Values found in a request.
+
+    ``named`` maps parameter-like names to values ("account 123456" gives
+    ``{"account_number": "123456"}``); the planner binds required arguments from it.
+    """
+
+    ids: list[str]
+    numbers: list[float]
+    quoted: list[str]
+    pairs: dict[str, str]
+    dates: list[str]
+    amounts: list[dict[str, Any]]
+    named: dict[str, Any]
+
+
+class SubIntent(TypedDict):
+    """One node of the intent tree: one thing the user wants done."""
+
+    id: str
+    text: str
+    operation: str
+    target: str
+    keywords: list[str]
+    entities: dict[str, Any]
+    depends_on: list[str]
+    action: Action
+    answer: NotRequired[str | None]
+    question: NotRequired[str | None]
+
+
+class Intent(TypedDict):
+    """The structured intent of a request (Z-Space's intent parsing output)."""
+
+    request: str
+    category: str
+    operation: str
+    target: str
+    keywords: list[str]
+    entities: Entities
+    sub_intents: list[SubIntent]
+    parser: str
+    output_format: NotRequired[str | None]
+
+
+class Candidate(TypedDict):
+    """A retrieved tool for a sub-intent."""
+
+    tool_id: str
+    agent: str
+    score: float
+    call_name: str
+
+
+class ArgSource(TypedDict, total=False):
+    """Where a planned call's argument comes from: a literal, or another call's output."""
+
+    value: Any
+    from_call: str
+    field: str
+    origin: str
+
+
+class PlannedCall(TypedDict):
+    """A node of the plan DAG."""
+
+    call_id: str
+    sub_intent_id: str
+    tool_id: str
+    role: Literal["core", "auxiliary"]
+    args: dict[str, ArgSource]
+    depends_on: list[str]
+    side_effect: bool
+
+
+class CallResult(TypedDict):
+    """What happened when a planned call ran (the executor's result record)."""
+
+    call_id: str
+    tool_id: str
+    status: CallStatus
+    output: Any
+    output_ref: str | None
+    error: str | None
+    error_kind: str | None
+    attempts: int
+    duration_ms: float
+    replayed: bool
+    args: NotRequired[dict[str, Any]]
+
+
+def merge_by_key(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
+    """Reducer for records keyed by id: later writes win per key, other keys are kept.
+
+    Parallel ``Send`` branches each write their own call id, so no result is lost; a value of
+    ``None`` deletes its key (how a retry clears a failed call).
+    """
+    merged = dict(left or {})
+    for key, value in (right or {}).items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    return merged
+
+
+def add_numbers(left: int | None, right: int | None) -> int:
+    """Reducer that sums counters written by parallel branches."""
+    return (left or 0) + (right or 0)
+
+
+class InputState(TypedDict, total=False):
+    """What a caller gives: chat ``messages`` (last human message is the request) or ``request``."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    request: str
+
+
+class OutputState(TypedDict, total=False):
+    """What a caller gets back."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    answer: str
+    intent: Intent
+    plan: list[PlannedCall]
+    results: Annotated[dict[str, CallResult], merge_by_key]
+    token_ledger: dict[str, Any]
+    gaps: list[str]
+
+
+class ZState(InputState, OutputState, total=False):
+    """The whole state of one run."""
+
+    run_id: str
+    candidates: dict[str, list[Candidate]]
+    agent_ranking: dict[str, list[str]]
+    retrieval_rounds: int
+    alignment_rounds: int
+    clarifications: dict[str, Any]
+    pending_question: str | None
+    excluded_tools: dict[str, list[str]]
+    approved_calls: list[str]
+    events: list[dict[str, Any]]

@@ -1,0 +1,83 @@
+"""Checkpointer factories: SQLite (async and sync), in-memory, and Postgres when installed.
+
+Side-effecting runs should use ``durability="sync"`` with these savers: with the default
+``"async"`` a crash can lose the last checkpoint and run the previous node again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from stores.settings import zspace_home
+
+DEFAULT_CHECKPOINT_FILE = "checkpoints.sqlite"
+POSTGRES_PACKAGES = "pip install 'langgraph-checkpoint-postgres>=3.2,<4' 'psycopg[binary]'"
+
+
+class CheckpointerUnavailable(RuntimeError):
+    """A checkpointer whose optional package is not installed."""
+
+
+def _sqlite_target(path: str | Path | None) -> str:
+    if path is None:
+        return str(zspace_home() / DEFAULT_CHECKPOINT_FILE)
+    target = str(path)
+    if target != ":memory:":
+        Path(target).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        target = str(Path(target).expanduser())
+    return target
+
+
+@asynccontextmanager
+async def sqlite_checkpointer(path: str | Path | None = None) -> AsyncIterator[AsyncSqliteSaver]:
+    """Open an async SQLite checkpointer (tables created, WAL on) for the ``async with`` block.
+
+    Args:
+        path: The database file (parents are created); ``":memory:"`` for a throwaway one;
+            None for ``$ZSPACE_HOME/checkpoints.sqlite``.
+    """
+    async with AsyncSqliteSaver.from_conn_string(_sqlite_target(path)) as saver:
+        await saver.setup()
+        yield saver
+
+
+@contextmanager
+def sync_sqlite_checkpointer(path: str | Path | None = None) -> Iterator[SqliteSaver]:
+    """Open a sync SQLite checkpointer for the ``with`` block (same ``path`` rules)."""
+    with SqliteSaver.from_conn_string(_sqlite_target(path)) as saver:
+        saver.setup()
+        yield saver
+
+
+def memory_checkpointer() -> InMemorySaver:
+    """Return an in-memory checkpointer (tests, throwaway runs)."""
+    return InMemorySaver()
+
+
+@asynccontextmanager
+async def postgres_checkpointer(url: str) -> AsyncIterator[Any]:
+    """Open an async Postgres checkpointer (tables created) for the ``async with`` block.
+
+    Args:
+        url: A libpq connection URL, e.g. ``postgresql://user:pass@host:5432/db``.
+
+    Raises:
+        CheckpointerUnavailable: ``langgraph-checkpoint-postgres`` (or psycopg) is missing.
+    """
+    try:
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    except ImportError as exc:
+        raise CheckpointerUnavailable(
+            f"the Postgres checkpointer needs packages that are not installed ({exc}); "
+            f"install them with: {POSTGRES_PACKAGES}"
+        ) from exc
+    async with AsyncPostgresSaver.from_conn_string(url) as saver:
+        await saver.setup()
+        yield saver

@@ -1,0 +1,724 @@
+"""The tool executor: one way to call Python functions, LangChain tools and (later) MCP tools.
+
+``ToolExecutor.execute`` takes a planned call as a plain dict and returns a plain result
+record (every value JSON-serializable, ready for LangGraph state). In order it: looks the tool
+up; applies the environment policy; validates the arguments against the tool's JSON Schema;
+for side-effecting calls consults the call ledger (replay a finished call, never blindly repeat
+one whose outcome is unknown); calls the backend under a deadline; retries transient failures
+with exponential backoff; normalizes and caps the output, spilling large outputs to a file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import dataclasses
+import hashlib
+import inspect
+import json
+import math
+import re
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal, Protocol, TypedDict
+
+import jsonschema
+from pydantic import BaseModel
+
+from stores.catalog import Catalog, ToolSpec
+from stores.ledger import (
+    CallLedger,
+    LedgerConflict,
+    LedgerError,
+    LedgerRecord,
+    canonical_args_hash,
+    idempotency_key,
+)
+
+ErrorKind = Literal[
+    "validation", "timeout", "transient", "permanent", "policy", "unknown_outcome"
+]
+CallStatus = Literal["ok", "error", "skipped"]
+TRUNCATION_MARKER = "… [truncated: {shown} of {total} chars shown; full output in {ref}]"
+IDEMPOTENCY_PARAM = "idempotency_key"
+
+
+class ExecutorError(RuntimeError):
+    """An executor misconfiguration (e.g. a tool with no implementation or backend)."""
+
+
+class ToolNotImplemented(ExecutorError):
+    """A catalog tool that has no callable behind it in the backend asked to run it."""
+
+
+class ToolReportedError(RuntimeError):
+    """A tool that returned an error result (an MCP ``isError`` or a ToolMessage error)."""
+
+
+class ToolCallResult(TypedDict):
+    """The plain result record of one call (goes into LangGraph state as is)."""
+
+    call_id: str
+    tool_id: str
+    status: CallStatus
+    output: Any
+    output_ref: str | None
+    error: str | None
+    error_kind: ErrorKind | None
+    attempts: int
+    duration_ms: float
+    replayed: bool
+    notes: list[str]
+
+
+class ToolBackend(Protocol):
+    """Something that can run a catalog tool (Python, LangChain, MCP...)."""
+
+    async def call(
+        self, spec: ToolSpec, args: dict[str, Any], idempotency_key: str | None
+    ) -> Any:
+        """Run the tool with validated arguments and return its raw output."""
+        ...
+
+
+class PythonBackend:
+    """Runs ``catalog.implementations``: plain functions (sync or async) and LangChain tools.
+
+    Sync functions run in a daemon thread so a deadline holds even for blocking code: when the
+    deadline passes the call returns while the thread may keep running, and a hung thread
+    never blocks interpreter exit or starves the event loop's default thread pool.
+    """
+
+    def __init__(self, catalog: Catalog) -> None:
+        """Bind the backend to the catalog whose implementations it calls."""
+        self.catalog = catalog
+
+    async def call(
+        self, spec: ToolSpec, args: dict[str, Any], idempotency_key: str | None
+    ) -> Any:
+        """Call the tool's implementation with ``args`` (plus the key when it takes one).
+
+        Raises:
+            ToolNotImplemented: the catalog has no implementation for the tool.
+        """
+        implementation = self.catalog.implementations.get(spec.id)
+        if implementation is None:
+            raise ToolNotImplemented(
+                f"tool {spec.id!r} has no Python implementation in the catalog; register it "
+                "with Catalog.register_function or give the executor a backend for agent "
+                f"{spec.agent!r}"
+            )
+        kwargs = dict(args)
+        if idempotency_key is not None and spec.accepts_idempotency_key():
+            kwargs[IDEMPOTENCY_PARAM] = idempotency_key
+        if _is_langchain_runnable(implementation):
+            runnable: Any = implementation
+            return await runnable.ainvoke(kwargs)
+        if inspect.iscoroutinefunction(implementation):
+            return await implementation(**kwargs)
+        result = await run_in_daemon_thread(implementation, kwargs)
+        if inspect.isawaitable(result):
+            return await result
+        return result
+
+
+def _is_langchain_runnable(implementation: Any) -> bool:
+    try:
+        from langchain_core.runnables import Runnable
+    except ImportError:  # pragma: no cover - langchain-core is a dependency
+        return False
+    return isinstance(implementation, Runnable)
+
+
+async def run_in_daemon_thread(function: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
+    """Run a blocking function in its own daemon thread and await its result.
+
+    Unlike ``asyncio.to_thread``, a thread that never returns neither holds a worker of the
+    loop's default executor nor blocks ``asyncio.run`` from shutting down.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def settle(outcome: Any, failure: BaseException | None) -> None:
+        if future.done():  # the awaiting side gave up (deadline or cancellation)
+            return
+        if failure is not None:
+            future.set_exception(failure)
+        else:
+            future.set_result(outcome)
+
+    def work() -> None:
+        try:
+            outcome = context.run(function, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - handed over to the awaiting task
+            _post(loop, settle, None, exc)
+        else:
+            _post(loop, settle, outcome, None)
+
+    name = f"zspace-tool-{getattr(function, '__name__', 'call')}"
+    threading.Thread(target=work, name=name, daemon=True).start()
+    return await future
+
+
+def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: Any) -> None:
+    try:
+        loop.call_soon_threadsafe(callback, *args)
+    except RuntimeError:  # the loop closed while the thread ran: nobody is waiting any more
+        pass
+
+
+class ToolExecutor:
+    """Validates, guards, runs and records tool calls; returns plain result records."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        backends: Mapping[str, ToolBackend] | ToolBackend | None = None,
+        ledger: CallLedger | None = None,
+        *,
+        deadline_s: float = 30.0,
+        max_output_chars: int = 20000,
+        retries: int = 2,
+        backoff_s: float = 0.2,
+        results_dir: str | Path | None = None,
+        allowed_environments: Sequence[str] | None = None,
+    ) -> None:
+        """Configure the executor.
+
+        Args:
+            catalog: The tools (and Python implementations) calls refer to.
+            backends: One backend for every tool, or a mapping from tool id or agent id to
+                backend (looked up in that order, then under ``"*"``); tools not covered run on
+                a :class:`PythonBackend` over ``catalog``.
+            ledger: The call ledger for side-effecting calls; None disables replay and
+                outcome tracking.
+            deadline_s: Seconds one attempt may take.
+            max_output_chars: Cap on the serialized output kept in the record; larger
+                outputs are truncated and saved whole under ``results_dir``.
+            retries: Extra attempts after a transient failure.
+            backoff_s: First backoff; doubled after each retry.
+            results_dir: Where full large outputs go (default: a temporary directory made on
+                first use).
+            allowed_environments: Environments this run may reach; None disables the policy.
+        """
+        self.catalog = catalog
+        self.default_backend: ToolBackend = PythonBackend(catalog)
+        self.backends: dict[str, ToolBackend] = {}
+        if isinstance(backends, Mapping):
+            self.backends.update(backends)
+        elif backends is not None:
+            self.default_backend = backends
+        self.ledger = ledger
+        self.deadline_s = deadline_s
+        self.max_output_chars = max_output_chars
+        self.retries = max(0, retries)
+        self.backoff_s = backoff_s
+        self._results_dir = Path(results_dir) if results_dir is not None else None
+        self.allowed_environments = (
+            None if allowed_environments is None else tuple(allowed_environments)
+        )
+
+    # ------------------------------------------------------------------ public
+    async def execute(self, call: Mapping[str, Any]) -> ToolCallResult:
+        """Execute one planned call and return its result record (never raises for tool errors).
+
+        Args:
+            call: ``{"call_id", "tool_id", "args", "idempotency_key" (optional), "run_id",
+                "side_effect"}``.
+
+        Returns:
+            A :class:`ToolCallResult` whose every value is JSON-serializable.
+        """
+        started = time.monotonic()
+        record = await self._execute(call)
+        record["duration_ms"] = round((time.monotonic() - started) * 1000.0, 3)
+        return record
+
+    def backend_for(self, spec: ToolSpec) -> ToolBackend:
+        """Return the backend that runs a tool."""
+        for key in (spec.id, spec.agent, "*"):
+            if key in self.backends:
+                return self.backends[key]
+        return self.default_backend
+
+    @property
+    def results_dir(self) -> Path:
+        """Return the directory for full large outputs, creating it on first use."""
+        if self._results_dir is None:
+            self._results_dir = Path(tempfile.mkdtemp(prefix="zspace-results-"))
+        self._results_dir.mkdir(parents=True, exist_ok=True)
+        return self._results_dir
+
+    # ----------------------------------------------------------------- stages
+    async def _execute(self, call: Mapping[str, Any]) -> ToolCallResult:
+        call_id = str(call.get("call_id") or "")
+        tool_id = call.get("tool_id")
+        result = _new_result(call_id, str(tool_id or ""))
+        if not isinstance(tool_id, str) or tool_id not in self.catalog.tools:
+            return _error(
+                result, "permanent",
+                f"call {call_id!r}: unknown tool {tool_id!r}; it is not in the catalog, so "
+                "plan the call with a tool id returned by retrieval",
+            )
+        spec = self.catalog.tools[tool_id]
+        raw_args = call.get("args")
+        if raw_args is None:
+            raw_args = {}
+        if not isinstance(raw_args, Mapping):
+            return _error(
+                result, "validation",
+                f"call {call_id!r} to {tool_id!r}: 'args' must be an object of named "
+                f"arguments, got {type(raw_args).__name__}",
+            )
+        args = {str(name): value for name, value in raw_args.items() if name != IDEMPOTENCY_PARAM}
+        side_effect = _effective_side_effect(call.get("side_effect"), spec.side_effect)
+
+        refusal = self._policy_refusal(spec, side_effect)
+        if refusal is not None:
+            return _error(result, "policy", refusal)
+
+        run_id = call.get("run_id")
+        key = call.get("idempotency_key") or raw_args.get(IDEMPOTENCY_PARAM)
+        if not key and run_id:
+            key = idempotency_key(str(run_id), call_id, tool_id, args)
+        key = str(key) if key else None
+        passes_key = key is not None and spec.accepts_idempotency_key()
+
+        problems = validation_errors(
+            spec, {**args, IDEMPOTENCY_PARAM: key} if passes_key else args
+        )
+        if problems:
+            return _error(
+                result, "validation",
+                f"call {call_id!r} to {tool_id!r} has invalid arguments: "
+                + "; ".join(problems)
+                + ". Fix them to match the tool's input_schema; the tool was not called",
+            )
+
+        if not side_effect or self.ledger is None:
+            return await self._attempts(result, spec, args, key, side_effect, ledger_key=None)
+        if key is None:
+            return _error(
+                result, "validation",
+                f"side-effecting call {call_id!r} to {tool_id!r} has neither an "
+                "'idempotency_key' nor a 'run_id' to derive one from; the ledger cannot "
+                "protect it, so it was not called",
+            )
+        return await self._execute_with_ledger(result, spec, args, key, str(run_id or ""))
+
+    def _policy_refusal(self, spec: ToolSpec, side_effect: bool) -> str | None:
+        allowed = self.allowed_environments
+        if allowed is None:
+            return None
+        if spec.environment is not None and spec.environment not in allowed:
+            return (
+                f"tool {spec.id!r} belongs to environment {spec.environment!r}, but this run "
+                f"may only reach {list(allowed)}; it was not called (change the run's "
+                "environment allow-list if this is intended)"
+            )
+        if spec.environment is None and side_effect:
+            return (
+                f"tool {spec.id!r} has no environment tag and may write "
+                f"(side_effect={spec.side_effect}); untagged tools may only read, so it was "
+                "not called (tag it with an environment in the catalog)"
+            )
+        return None
+
+    async def _execute_with_ledger(
+        self, result: ToolCallResult, spec: ToolSpec, args: dict[str, Any], key: str,
+        run_id: str,
+    ) -> ToolCallResult:
+        ledger = self.ledger
+        assert ledger is not None
+        try:
+            record, created = await asyncio.to_thread(
+                ledger.claim, key, run_id, result["call_id"], spec.id, canonical_args_hash(args)
+            )
+        except LedgerConflict as exc:
+            return _error(result, "permanent", str(exc))
+        if not created:
+            if record.status == "done":
+                return _replay(result, record)
+            if record.status == "failed" and not record.transient:
+                result["replayed"] = True
+                result["attempts"] = record.attempts
+                return _error(
+                    result, "permanent",
+                    f"call {result['call_id']!r} to {spec.id!r} already failed permanently "
+                    f"(ledger key {key[:12]}…): {record.error}",
+                )
+            if record.status == "started" and not spec.accepts_idempotency_key():
+                result["attempts"] = record.attempts
+                note = f" (last known: {record.error})" if record.error else ""
+                return _error(
+                    result, "unknown_outcome",
+                    f"call {result['call_id']!r} to {spec.id!r} was started before and never "
+                    f"finished{note}; its effect may or may not have happened and the tool "
+                    "takes no idempotency key, so it was not repeated. Check the target "
+                    f"system, then record the outcome in the ledger (key {key}) with "
+                    "finish() or fail(transient=True) to allow a retry",
+                )
+            # A transient failure, or an unknown outcome the tool deduplicates by key.
+            record = await asyncio.to_thread(ledger.restart, key)
+        return await self._attempts(
+            result, spec, args, key, True, ledger_key=key, prior_attempts=record.attempts - 1
+        )
+
+    async def _attempts(
+        self, result: ToolCallResult, spec: ToolSpec, args: dict[str, Any], key: str | None,
+        side_effect: bool, ledger_key: str | None, prior_attempts: int = 0,
+    ) -> ToolCallResult:
+        backend = self.backend_for(spec)
+        passed_key = key if spec.accepts_idempotency_key() else None
+        attempt = 0
+        while True:
+            attempt += 1
+            result["attempts"] = prior_attempts + attempt
+            try:
+                raw = await asyncio.wait_for(
+                    backend.call(spec, dict(args), passed_key), timeout=self.deadline_s
+                )
+                output, notes = normalize_output(raw)
+            except asyncio.CancelledError:
+                raise  # the ledger keeps 'started': the outcome is unknown, as it should be
+            except Exception as exc:  # noqa: BLE001 - every tool failure becomes a record
+                kind = classify_exception(exc)
+                message = _describe(exc, spec, self.deadline_s)
+                retryable = kind in ("timeout", "transient") and (
+                    not side_effect or passed_key is not None or _surely_not_delivered(exc)
+                )
+                if retryable and attempt <= self.retries:
+                    await asyncio.sleep(self.backoff_s * (2 ** (attempt - 1)))
+                    if ledger_key is not None:
+                        await asyncio.to_thread(self._restart, ledger_key)
+                    continue
+                if kind in ("timeout", "transient") and side_effect and not retryable:
+                    # The effect may have happened: reconcile later, never repeat blindly.
+                    if ledger_key is not None:
+                        await asyncio.to_thread(
+                            self._ledger_write, "note_unknown_outcome", ledger_key, message
+                        )
+                    return _error(
+                        result, "unknown_outcome",
+                        f"{message}; the tool may have acted and takes no idempotency key, "
+                        "so it was not retried: check the target system before calling again",
+                    )
+                if ledger_key is not None:
+                    await asyncio.to_thread(
+                        self._ledger_write, "fail", ledger_key, message,
+                        kind in ("timeout", "transient"),
+                    )
+                return _error(result, kind, message)
+            capped, output_ref = self._cap(spec, output)
+            if output_ref is not None:
+                notes.append(f"output truncated to {self.max_output_chars} chars")
+            result["status"], result["output"], result["output_ref"] = "ok", capped, output_ref
+            result["notes"].extend(notes)
+            if ledger_key is not None:
+                stored = {"output": capped, "output_ref": output_ref, "notes": result["notes"]}
+                await asyncio.to_thread(self._ledger_write, "finish", ledger_key, stored)
+            return result
+
+    def _restart(self, key: str) -> LedgerRecord:
+        assert self.ledger is not None
+        return self.ledger.restart(key)
+
+    def _ledger_write(self, method: str, key: str, *values: Any) -> None:
+        assert self.ledger is not None
+        try:
+            getattr(self.ledger, method)(key, *values)
+        except LedgerError:
+            # A finished call must not be reported as failed because its bookkeeping failed;
+            # the record stays 'started', which later reads as unknown outcome (safe side).
+            pass
+
+    def _cap(self, spec: ToolSpec, output: Any) -> tuple[Any, str | None]:
+        serialized = json.dumps(output, ensure_ascii=False)
+        if len(serialized) <= self.max_output_chars:
+            return output, None
+        digest = hashlib.sha256(serialized.encode("utf-8")).hexdigest()[:16]
+        path = self.results_dir / f"{spec.call_name or 'tool'}-{digest}.json"
+        if not path.exists():
+            temporary = path.with_suffix(".json.tmp")
+            temporary.write_text(serialized, encoding="utf-8")
+            temporary.replace(path)
+        marker = TRUNCATION_MARKER.format(
+            shown="{shown}", total=len(serialized), ref=str(path)
+        )
+        shown = max(0, self.max_output_chars - len(marker) - 8)
+        return serialized[:shown] + marker.format(shown=shown), str(path)
+
+
+# ---------------------------------------------------------------------- validation
+def validation_errors(spec: ToolSpec, args: Mapping[str, Any]) -> list[str]:
+    """Return what is wrong with ``args`` for ``spec.input_schema`` (empty when valid).
+
+    Each message names the argument path and the JSON Schema rule that failed.
+    """
+    validator = jsonschema.Draft202012Validator(spec.input_schema)
+    problems = []
+    errors = sorted(validator.iter_errors(dict(args)), key=lambda e: list(map(str, e.path)))
+    for error in errors[:10]:
+        path = "/".join(str(part) for part in error.absolute_path)
+        if error.validator == "required" and isinstance(error.instance, dict):
+            missing = [name for name in error.validator_value if name not in error.instance]
+            where = f" in '{path}'" if path else ""
+            problems.append(f"missing required argument(s) {missing}{where} (rule 'required')")
+        elif error.validator == "additionalProperties":
+            problems.append(f"{error.message} at '{path or '(root)'}' "
+                            "(rule 'additionalProperties')")
+        else:
+            problems.append(
+                f"argument '{path or '(root)'}': {error.message} (rule '{error.validator}')"
+            )
+    return problems
+
+
+def _effective_side_effect(planned: Any, declared: bool | None) -> bool:
+    """Return whether a call may write: either side says so, or neither knows (assume it may)."""
+    if planned is True or declared is True:
+        return True
+    return not (planned is False or declared is False)
+
+
+# ---------------------------------------------------------------------- errors
+_HTTP_TRANSIENT_MESSAGE = re.compile(
+    r"\b(?:http|status(?:[ _]code)?|error|code)\b\W{0,3}(?:5\d\d|429|408)\b"
+    r"|\b(?:5\d\d|429|408) (?:internal|bad gateway|service unavailable|gateway time-?out|"
+    r"too many requests|server error|request timeout)"
+    r"|temporar(?:y|ily)|rate.?limit|try again later|service unavailable|overloaded"
+    r"|connection (?:reset|refused|aborted)",
+    re.IGNORECASE,
+)
+_PERMANENT_TYPES: tuple[type[BaseException], ...] = (
+    ValueError, KeyError, TypeError, LookupError, AttributeError, NotImplementedError,
+    jsonschema.ValidationError, ToolNotImplemented, ToolReportedError,
+)
+
+
+def _status_code(exc: BaseException) -> int | None:
+    for holder in (exc, getattr(exc, "response", None)):
+        for attribute in ("status_code", "status"):
+            value = getattr(holder, attribute, None)
+            if isinstance(value, int) and 100 <= value <= 599:
+                return value
+    return None
+
+
+def classify_exception(exc: BaseException) -> ErrorKind:
+    """Classify a tool failure.
+
+    Returns:
+        ``timeout`` for deadlines, ``transient`` for connection trouble, HTTP 5xx/408/429 and
+        "temporarily unavailable" messages, ``validation`` for schema errors, ``permanent``
+        for everything else (bad values, missing keys, unknown exceptions: retrying would
+        only repeat them).
+    """
+    if isinstance(exc, TimeoutError):
+        return "timeout"
+    if isinstance(exc, jsonschema.ValidationError):
+        return "validation"
+    status = _status_code(exc)
+    if status is not None:
+        return "transient" if status >= 500 or status in (408, 425, 429) else "permanent"
+    if isinstance(exc, ConnectionError):
+        return "transient"
+    if _HTTP_TRANSIENT_MESSAGE.search(str(exc)):
+        return "transient"
+    if isinstance(exc, _PERMANENT_TYPES):
+        return "permanent"
+    if isinstance(exc, OSError):
+        return "transient"
+    return "permanent"
+
+
+def _surely_not_delivered(exc: BaseException) -> bool:
+    """Return True when the failure proves the request was refused before it could act."""
+    return isinstance(exc, ConnectionRefusedError) or _status_code(exc) == 429
+
+
+def _describe(exc: BaseException, spec: ToolSpec, deadline_s: float) -> str:
+    if isinstance(exc, TimeoutError):
+        return f"tool {spec.id!r} did not answer within its {deadline_s:g} s deadline"
+    text = _clean_text(str(exc))[:2000] or "(no message)"
+    return f"tool {spec.id!r} failed with {type(exc).__name__}: {text}"
+
+
+# ---------------------------------------------------------------------- output
+def normalize_output(raw: Any) -> tuple[Any, list[str]]:
+    """Turn a tool's raw output into JSON-serializable data.
+
+    Handles MCP results and content blocks (text blocks are joined, JSON text is parsed),
+    LangChain messages, pydantic models, dataclasses, bytes (decoded as UTF-8 with
+    replacement) and arbitrary objects (their ``str``).
+
+    Returns:
+        The normalized output and notes on lossy conversions.
+
+    Raises:
+        ToolReportedError: the output is an error result (MCP ``isError``, ToolMessage error).
+    """
+    notes: list[str] = []
+    return _normalize(raw, notes, depth=0), notes
+
+
+def _normalize(value: Any, notes: list[str], depth: int) -> Any:
+    if depth > 50:
+        notes.append("output nested deeper than 50 levels; the rest was stringified")
+        return _clean_text(repr(value))[:1000]
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        notes.append(f"non-finite number {value!r} replaced by a string")
+        return str(value)
+    if isinstance(value, str):
+        return _clean_text(value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        data = bytes(value)
+        text = data.decode("utf-8", errors="replace")
+        replaced = "" if "\ufffd" not in text else "; undecodable bytes replaced by U+FFFD"
+        notes.append(f"output was {len(data)} bytes, decoded as UTF-8{replaced}")
+        return text
+    message = _message_content(value)
+    if message is not _NOT_A_MESSAGE:
+        return _normalize(message, notes, depth + 1)
+    mcp_result = _mcp_result_payload(value)
+    if mcp_result is not _NOT_A_MESSAGE:
+        return _normalize(mcp_result, notes, depth + 1)
+    if isinstance(value, BaseModel):
+        return _normalize(value.model_dump(mode="json"), notes, depth + 1)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _normalize(dataclasses.asdict(value), notes, depth + 1)
+    if isinstance(value, Mapping):
+        return {
+            _clean_text(str(key)): _normalize(item, notes, depth + 1)
+            for key, item in value.items()
+        }
+    if isinstance(value, list | tuple | set | frozenset):
+        items = list(value)
+        if items and all(_is_content_block(item) for item in items):
+            return _normalize_blocks(items, notes, depth)
+        return [_normalize(item, notes, depth + 1) for item in items]
+    notes.append(f"output of type {type(value).__name__} converted to text")
+    return _clean_text(str(value))
+
+
+_NOT_A_MESSAGE = object()
+
+
+def _message_content(value: Any) -> Any:
+    try:
+        from langchain_core.messages import BaseMessage, ToolMessage
+    except ImportError:  # pragma: no cover - langchain-core is a dependency
+        return _NOT_A_MESSAGE
+    if isinstance(value, ToolMessage) and value.status == "error":
+        raise ToolReportedError(_clean_text(str(value.content))[:2000])
+    if isinstance(value, BaseMessage):
+        return value.content
+    return _NOT_A_MESSAGE
+
+
+def _mcp_result_payload(value: Any) -> Any:
+    """Return the payload of an MCP ``CallToolResult``-like object, or the sentinel."""
+    if isinstance(value, Mapping) or not hasattr(value, "content") or not hasattr(
+        value, "isError"
+    ):
+        return _NOT_A_MESSAGE
+    if value.isError:
+        texts = [getattr(block, "text", "") for block in value.content or []]
+        raise ToolReportedError(_clean_text(" ".join(t for t in texts if t))[:2000] or
+                                "the MCP tool reported an error without a message")
+    structured = getattr(value, "structuredContent", None)
+    return structured if structured is not None else list(value.content or [])
+
+
+def _is_content_block(item: Any) -> bool:
+    if isinstance(item, Mapping):
+        block_type, has_text = item.get("type"), "text" in item
+    else:
+        block_type, has_text = getattr(item, "type", None), hasattr(item, "text")
+    if block_type == "text":
+        return has_text
+    return block_type in ("image", "audio", "resource", "resource_link", "file")
+
+
+def _normalize_blocks(blocks: list[Any], notes: list[str], depth: int) -> Any:
+    texts: list[str] = []
+    others: list[Any] = []
+    for block in blocks:
+        if isinstance(block, BaseModel):
+            block = block.model_dump(mode="json")
+        block_type = block.get("type") if isinstance(block, Mapping) else None
+        if block_type == "text" and isinstance(block.get("text"), str):
+            texts.append(block["text"])
+        else:
+            others.append(_normalize(block, notes, depth + 1))
+    if texts and not others:
+        joined = "\n".join(texts)
+        parsed = _parse_json_text(joined)
+        if parsed is not None:
+            notes.append("text content parsed as JSON")
+            return _normalize(parsed, notes, depth + 1)
+        return _clean_text(joined)
+    if texts:
+        others.insert(0, {"type": "text", "text": _clean_text("\n".join(texts))})
+    return others
+
+
+def _parse_json_text(text: str) -> Any:
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "[{":
+        return None
+    try:
+        parsed = json.loads(stripped)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict | list) else None
+
+
+def _clean_text(text: str) -> str:
+    """Replace lone surrogates (undecodable input) so the text serializes everywhere."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+# ---------------------------------------------------------------------- records
+def _new_result(call_id: str, tool_id: str) -> ToolCallResult:
+    return {
+        "call_id": call_id,
+        "tool_id": tool_id,
+        "status": "skipped",
+        "output": None,
+        "output_ref": None,
+        "error": None,
+        "error_kind": None,
+        "attempts": 0,
+        "duration_ms": 0.0,
+        "replayed": False,
+        "notes": [],
+    }
+
+
+def _error(result: ToolCallResult, kind: ErrorKind, message: str) -> ToolCallResult:
+    result["status"], result["error"], result["error_kind"] = "error", message, kind
+    return result
+
+
+def _replay(result: ToolCallResult, record: LedgerRecord) -> ToolCallResult:
+    stored = record.result if isinstance(record.result, dict) else {"output": record.result}
+    result["status"] = "ok"
+    result["output"] = stored.get("output")
+    result["output_ref"] = stored.get("output_ref")
+    result["attempts"] = record.attempts
+    result["replayed"] = True
+    result["notes"] = [*stored.get("notes", []), "replayed from the call ledger"]
+    return result

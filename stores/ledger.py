@@ -1,0 +1,420 @@
+"""The call ledger: a durable record of every side-effecting tool call, keyed by idempotency key.
+
+The intent (``started``) is committed before a call and the result (``done``/``failed``) after,
+so a resumed run can tell a finished call (replay its result), a failed one (retry it when the
+failure was transient) and one whose outcome is unknown (``started`` with no end: reconcile,
+never repeat blindly). Keys derive only from the run and the planned call
+(:func:`idempotency_key`), never from time or random ids.
+
+The SQL is kept portable; everything SQLite-specific (connections per thread, WAL, busy
+timeout, ``BEGIN IMMEDIATE``, ``?`` placeholders) lives in :class:`SqliteDatabase`, so a
+Postgres twin only has to provide the same ``transaction()`` context manager.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+CallStatus = Literal["started", "done", "failed"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS calls (
+    idempotency_key TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    tool_id TEXT NOT NULL,
+    args_hash TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('started', 'done', 'failed')),
+    result_json TEXT,
+    error TEXT,
+    transient INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 1,
+    started_at REAL NOT NULL,
+    finished_at REAL
+);
+CREATE INDEX IF NOT EXISTS calls_by_run ON calls (run_id);
+"""
+
+_COLUMNS = (
+    "idempotency_key, run_id, call_id, tool_id, args_hash, status, result_json, error, "
+    "transient, attempts, started_at, finished_at"
+)
+
+
+class LedgerError(RuntimeError):
+    """A ledger operation that cannot proceed (unknown key, unserializable value)."""
+
+
+class LedgerConflict(LedgerError):
+    """An idempotency key reused for a call with different arguments."""
+
+
+@dataclass(frozen=True)
+class LedgerRecord:
+    """One row of the ledger, as plain data.
+
+    Attributes:
+        idempotency_key: The call's stable key.
+        run_id: The run that planned the call.
+        call_id: The planned call's id within the run.
+        tool_id: The qualified tool id.
+        args_hash: :func:`canonical_args_hash` of the bound arguments.
+        status: ``started`` (outcome unknown until finished), ``done`` or ``failed``.
+        result_json: The result as canonical JSON text when ``done``.
+        error: What went wrong, when ``failed`` (or a note on a ``started`` call whose
+            outcome became unknown).
+        transient: Whether a ``failed`` call may be retried.
+        attempts: How many times the call was started.
+        started_at: Unix time of the last start.
+        finished_at: Unix time of the last finish or failure, if any.
+    """
+
+    idempotency_key: str
+    run_id: str
+    call_id: str
+    tool_id: str
+    args_hash: str
+    status: CallStatus
+    result_json: str | None
+    error: str | None
+    transient: bool
+    attempts: int
+    started_at: float
+    finished_at: float | None
+
+    @property
+    def result(self) -> Any:
+        """Return the stored result decoded from JSON (None when there is none)."""
+        return None if self.result_json is None else json.loads(self.result_json)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the record as a JSON-serializable dict."""
+        return asdict(self)
+
+
+def canonical_json(value: Any) -> str:
+    """Return the canonical JSON text of a value: sorted keys, no whitespace, UTF-8.
+
+    Raises:
+        LedgerError: the value holds something JSON cannot represent.
+    """
+    try:
+        return json.dumps(
+            value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
+    except (TypeError, ValueError) as exc:
+        raise LedgerError(
+            f"cannot derive a stable key from a value that is not plain JSON ({exc}); "
+            "bind arguments as strings, numbers, booleans, lists and dicts only"
+        ) from exc
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def canonical_args_hash(args: Mapping[str, Any]) -> str:
+    """Return the sha256 of the canonical JSON of a call's arguments."""
+    return _sha256(canonical_json(dict(args)))
+
+
+def idempotency_key(
+    run_id: str, sub_intent_id: str, tool_id: str, bound_args: Mapping[str, Any]
+) -> str:
+    """Return the idempotency key of a planned call.
+
+    It is the sha256 of the canonical JSON of the run id, the sub-intent id, the tool id and
+    the bound arguments, so the same planned call gets the same key on every resume.
+    """
+    identity = {
+        "run_id": run_id,
+        "sub_intent_id": sub_intent_id,
+        "tool_id": tool_id,
+        "args": dict(bound_args),
+    }
+    return _sha256(canonical_json(identity))
+
+
+class SqliteDatabase:
+    """SQLite connections for one database file: one per thread, WAL, waiting on locks.
+
+    Safe for asyncio tasks in one process (each worker thread gets its own connection) and for
+    several processes on one file (WAL plus a busy timeout; writes take the lock up front with
+    ``BEGIN IMMEDIATE`` so a read-then-write never deadlocks).
+    """
+
+    placeholder = "?"
+
+    def __init__(self, path: str | Path, busy_timeout_s: float = 30.0) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self._busy_timeout_s = busy_timeout_s
+        self._local = threading.local()
+        self._all_connections: list[sqlite3.Connection] = []
+        self._lock = threading.RLock()
+        # ":memory:" would be a different database per connection: share one instead.
+        self._shared: sqlite3.Connection | None = None
+
+    def connection(self) -> sqlite3.Connection:
+        """Return this thread's connection, opening it on first use."""
+        if self.path == ":memory:":
+            with self._lock:
+                if self._shared is None:
+                    self._shared = self._open()
+                return self._shared
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._open()
+            self._local.connection = connection
+        return connection
+
+    def _open(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(
+            self.path,
+            timeout=self._busy_timeout_s,
+            isolation_level=None,  # transactions are explicit, see transaction()
+            check_same_thread=False,  # only so close() can run from another thread
+        )
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        connection.execute(f"PRAGMA busy_timeout={int(self._busy_timeout_s * 1000)}")
+        with self._lock:
+            self._all_connections.append(connection)
+        return connection
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Cursor]:
+        """Run statements in one write transaction; commit on success, roll back on error."""
+        connection = self.connection()
+        lock = self._lock if self.path == ":memory:" else _NO_LOCK
+        with lock:
+            cursor = connection.cursor()
+            cursor.execute("BEGIN IMMEDIATE")
+            try:
+                yield cursor
+            except BaseException:
+                connection.rollback()
+                raise
+            else:
+                connection.commit()
+            finally:
+                cursor.close()
+
+    def executescript(self, script: str) -> None:
+        """Run a DDL script (idempotent ``CREATE ... IF NOT EXISTS`` statements)."""
+        self.connection().executescript(script)
+
+    def close(self) -> None:
+        """Close every connection this object opened, in any thread."""
+        with self._lock:
+            connections, self._all_connections = self._all_connections, []
+            self._shared = None
+        for connection in connections:
+            connection.close()
+        self._local = threading.local()
+
+
+class _NoLock:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+
+_NO_LOCK = _NoLock()
+
+
+class CallLedger:
+    """The call ledger over one SQLite file (see the module docstring for the protocol)."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open (and create when needed) the ledger at ``path``.
+
+        Args:
+            path: A SQLite file path, or ``":memory:"`` for a throwaway ledger.
+        """
+        self.database = SqliteDatabase(path)
+        self.database.executescript(_SCHEMA)
+        self._p = self.database.placeholder
+
+    # ----------------------------------------------------------------- writes
+    def claim(
+        self, key: str, run_id: str, call_id: str, tool_id: str, args_hash: str
+    ) -> tuple[LedgerRecord, bool]:
+        """Insert a ``started`` record unless the key exists; say whether this call inserted it.
+
+        Returns:
+            The record, and True when this call created it (the caller owns the call).
+
+        Raises:
+            LedgerConflict: the key exists with a different ``args_hash``.
+        """
+        p = self._p
+        with self.database.transaction() as cursor:
+            cursor.execute(
+                f"INSERT INTO calls (idempotency_key, run_id, call_id, tool_id, args_hash, "
+                f"status, attempts, started_at) VALUES ({p}, {p}, {p}, {p}, {p}, 'started', 1, "
+                f"{p}) ON CONFLICT (idempotency_key) DO NOTHING",
+                (key, run_id, call_id, tool_id, args_hash, time.time()),
+            )
+            created = cursor.rowcount == 1
+            record = self._select(cursor, key)
+        if record is None:  # pragma: no cover - the row was just inserted or existed
+            raise LedgerError(f"ledger row for key {key!r} vanished inside its transaction")
+        if record.args_hash != args_hash:
+            raise LedgerConflict(
+                f"idempotency key {key!r} was first used by call {record.call_id!r} of run "
+                f"{record.run_id!r} (tool {record.tool_id!r}) with other arguments "
+                f"(args hash {record.args_hash[:12]}… != {args_hash[:12]}…); a key must be "
+                "derived from the call's bound arguments, so re-derive it with idempotency_key()"
+            )
+        return record, created
+
+    def begin(
+        self, key: str, run_id: str, call_id: str, tool_id: str, args_hash: str
+    ) -> LedgerRecord:
+        """Record the intent to call, or return the existing record unchanged.
+
+        The caller decides from the returned status: ``done`` → replay ``result``;
+        ``started`` → outcome unknown (reconcile); ``failed`` → retry only if ``transient``.
+
+        Raises:
+            LedgerConflict: the key exists with a different ``args_hash``.
+        """
+        return self.claim(key, run_id, call_id, tool_id, args_hash)[0]
+
+    def restart(self, key: str) -> LedgerRecord:
+        """Mark an existing call ``started`` again for a new attempt (attempts + 1).
+
+        Raises:
+            LedgerError: the key is not in the ledger, or the call is already ``done``.
+        """
+        p = self._p
+        with self.database.transaction() as cursor:
+            record = self._select(cursor, key)
+            if record is None:
+                raise LedgerError(f"cannot restart call {key!r}: it is not in the ledger; "
+                                  "call begin() first")
+            if record.status == "done":
+                raise LedgerError(f"cannot restart call {key!r}: it is already done; "
+                                  "replay its stored result instead")
+            cursor.execute(
+                f"UPDATE calls SET status = 'started', attempts = attempts + 1, error = NULL, "
+                f"transient = 0, started_at = {p}, finished_at = NULL "
+                f"WHERE idempotency_key = {p}",
+                (time.time(), key),
+            )
+            updated = self._select(cursor, key)
+        assert updated is not None
+        return updated
+
+    def finish(self, key: str, result: Any) -> LedgerRecord:
+        """Record a call's result (any JSON value) and mark it ``done``.
+
+        Raises:
+            LedgerError: the key is not in the ledger or the result is not plain JSON.
+        """
+        return self._end(key, "done", result_json=canonical_json(result), error=None,
+                         transient=False)
+
+    def fail(self, key: str, error: str, transient: bool) -> LedgerRecord:
+        """Record a failed call; ``transient`` says whether it may be retried.
+
+        Raises:
+            LedgerError: the key is not in the ledger.
+        """
+        return self._end(key, "failed", result_json=None, error=error, transient=transient)
+
+    def note_unknown_outcome(self, key: str, error: str) -> LedgerRecord:
+        """Keep a call ``started`` (outcome unknown) but record what happened to it.
+
+        Use it when a side-effecting call timed out or lost its connection: the effect may or
+        may not have happened, so the call must be reconciled, not repeated.
+
+        Raises:
+            LedgerError: the key is not in the ledger.
+        """
+        return self._end(key, "started", result_json=None, error=error, transient=False)
+
+    def _end(
+        self, key: str, status: CallStatus, result_json: str | None, error: str | None,
+        transient: bool,
+    ) -> LedgerRecord:
+        p = self._p
+        with self.database.transaction() as cursor:
+            cursor.execute(
+                f"UPDATE calls SET status = {p}, result_json = {p}, error = {p}, transient = {p}, "
+                f"finished_at = {p} WHERE idempotency_key = {p}",
+                (status, result_json, error, int(transient), time.time(), key),
+            )
+            if cursor.rowcount != 1:
+                raise LedgerError(
+                    f"cannot mark call {key!r} {status}: it is not in the ledger; "
+                    "call begin() before the tool call"
+                )
+            record = self._select(cursor, key)
+        assert record is not None
+        return record
+
+    # ------------------------------------------------------------------ reads
+    def get(self, key: str) -> LedgerRecord | None:
+        """Return the record of a key, or None."""
+        cursor = self.database.connection().cursor()
+        try:
+            return self._select(cursor, key)
+        finally:
+            cursor.close()
+
+    def for_run(self, run_id: str) -> list[LedgerRecord]:
+        """Return every record of a run, oldest start first."""
+        cursor = self.database.connection().cursor()
+        try:
+            cursor.execute(
+                f"SELECT {_COLUMNS} FROM calls WHERE run_id = {self._p} "
+                "ORDER BY started_at, idempotency_key",
+                (run_id,),
+            )
+            return [_record(row) for row in cursor.fetchall()]
+        finally:
+            cursor.close()
+
+    def close(self) -> None:
+        """Close the ledger's connections."""
+        self.database.close()
+
+    def _select(self, cursor: sqlite3.Cursor, key: str) -> LedgerRecord | None:
+        cursor.execute(
+            f"SELECT {_COLUMNS} FROM calls WHERE idempotency_key = {self._p}", (key,)
+        )
+        row = cursor.fetchone()
+        return None if row is None else _record(row)
+
+
+def _record(row: tuple[Any, ...]) -> LedgerRecord:
+    (key, run_id, call_id, tool_id, args_hash, status, result_json, error, transient,
+     attempts, started_at, finished_at) = row
+    return LedgerRecord(
+        idempotency_key=key,
+        run_id=run_id,
+        call_id=call_id,
+        tool_id=tool_id,
+        args_hash=args_hash,
+        status=status,
+        result_json=result_json,
+        error=error,
+        transient=bool(transient),
+        attempts=int(attempts),
+        started_at=float(started_at),
+        finished_at=None if finished_at is None else float(finished_at),
+    )

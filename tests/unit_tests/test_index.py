@@ -1,0 +1,131 @@
+from pathlib import Path
+
+import pytest
+
+from stores.catalog import Catalog
+from stores.fsww import FSWWParams
+from stores.index import ToolIndex
+from stores.retrieval import RetrievalConfig, retrieve
+from tests.fakes import HashingEmbedder
+
+SCHEMA = {"type": "object", "properties": {}}
+
+
+def make_catalog() -> Catalog:
+    catalog = Catalog()
+    catalog.load_document(
+        {
+            "agents": [
+                {"id": "shop", "name": "shop", "description": "orders and products"},
+                {"id": "weather", "name": "weather", "description": "forecasts"},
+            ],
+            "tools": [
+                {
+                    "name": "create_order",
+                    "agent": "shop",
+                    "description": "create an order for a user",
+                    "input_schema": SCHEMA,
+                    "environment": "test",
+                    "entity_tags": ["order"],
+                    "capability_tags": ["create"],
+                },
+                {
+                    "name": "create_order",
+                    "agent": "shop-prod",
+                    "description": "create an order for a user",
+                    "input_schema": SCHEMA,
+                    "environment": "prod",
+                },
+                {
+                    "name": "get_forecast",
+                    "agent": "weather",
+                    "description": "weather forecast for a city",
+                    "input_schema": SCHEMA,
+                },
+                {
+                    "name": "cancel_order",
+                    "agent": "shop",
+                    "description": "cancel an order",
+                    "input_schema": SCHEMA,
+                    "environment": "test",
+                },
+            ],
+        },
+        source="test",
+    )
+    return catalog
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> ToolIndex:
+    return ToolIndex(tmp_path / "index", HashingEmbedder(), name="t")
+
+
+def test_sync_is_incremental(tmp_path: Path, index: ToolIndex) -> None:
+    catalog = make_catalog()
+    first = index.sync(catalog)
+    assert (first.indexed, first.unchanged, first.removed) == (7, 0, 0)
+    assert (first.tools, first.agents) == (4, 3)
+    again = index.sync(catalog)
+    assert (again.indexed, again.unchanged, again.removed) == (0, 7, 0)
+    catalog.tools["weather/get_forecast"].description = "weather forecast for any city"
+    changed = index.sync(catalog)
+    assert (changed.indexed, changed.unchanged) == (1, 6)
+    del catalog.tools["shop/cancel_order"]
+    removed = index.sync(catalog)
+    assert (removed.indexed, removed.removed) == (0, 1)
+    reopened = ToolIndex(tmp_path / "index", HashingEmbedder(), name="t")
+    assert len(reopened) == 6
+    assert reopened.sync(catalog).indexed == 0
+
+
+def test_index_side_fsww_parameters_are_part_of_the_key(tmp_path: Path) -> None:
+    catalog = make_catalog()
+    plain = ToolIndex(tmp_path / "i", HashingEmbedder(), name="t")
+    plain.sync(catalog)
+    fused = ToolIndex(tmp_path / "i", HashingEmbedder(), name="t", index_fsww=FSWWParams())
+    assert fused.sync(catalog).indexed == 7
+    other = ToolIndex(tmp_path / "i", HashingEmbedder(), name="t", index_fsww=FSWWParams(alpha=0.3))
+    assert other.sync(catalog).indexed == 7
+
+
+def test_a_new_embedder_reembeds_everything(tmp_path: Path) -> None:
+    catalog = make_catalog()
+    ToolIndex(tmp_path / "i", HashingEmbedder(name="a"), name="t").sync(catalog)
+    assert ToolIndex(tmp_path / "i", HashingEmbedder(name="b"), name="t").sync(catalog).indexed == 7
+
+
+def test_environment_allow_list_filters_dense_and_lexical(index: ToolIndex) -> None:
+    index.sync(make_catalog())
+    for method in ("dense", "bm25", "hybrid", "hierarchical"):
+        result = retrieve(
+            index,
+            "create an order",
+            k_tools=10,
+            k_agents=10,
+            config=RetrievalConfig(method=method),
+            environments=["test"],
+        )  # type: ignore[arg-type]
+        ids = [t.tool_id for t in result.tools]
+        assert "shop-prod/create_order" not in ids, method
+        assert "shop/create_order" in ids, method
+    everything = retrieve(
+        index, "create an order", k_tools=10, config=RetrievalConfig(method="bm25")
+    )
+    assert "shop-prod/create_order" in [t.tool_id for t in everything.tools]
+
+
+def test_tool_to_agent_maps_tools_to_owners_uniquely(index: ToolIndex) -> None:
+    index.sync(make_catalog())
+    result = retrieve(
+        index,
+        "create order cancel order",
+        k_tools=5,
+        k_agents=5,
+        config=RetrievalConfig(method="bm25"),
+    )
+    agents = [a.agent for a in result.agents]
+    assert len(agents) == len(set(agents))
+    assert agents[0] in {"shop", "shop-prod"}
+    scoped = retrieve(index, "forecasts", config=RetrievalConfig(method="bm25", scope="agents"))
+    assert [a.agent for a in scoped.agents][:1] == ["weather"]
