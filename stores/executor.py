@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypedDict
+from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
 import jsonschema
 from pydantic import BaseModel
@@ -67,11 +67,12 @@ class ToolCallResult(TypedDict):
     output: Any
     output_ref: str | None
     error: str | None
-    error_kind: ErrorKind | None
+    error_kind: str | None  # an ErrorKind; typed as str to match nodes.state.CallResult
     attempts: int
     duration_ms: float
     replayed: bool
-    notes: list[str]
+    notes: NotRequired[list[str]]
+    args: NotRequired[dict[str, Any]]  # left for the caller (nodes.state.CallResult has it)
 
 
 class ToolBackend(Protocol):
@@ -283,14 +284,25 @@ class ToolExecutor:
 
         run_id = call.get("run_id")
         key = call.get("idempotency_key") or raw_args.get(IDEMPOTENCY_PARAM)
-        if not key and run_id:
-            key = idempotency_key(str(run_id), call_id, tool_id, args)
+        try:
+            if not key and run_id:
+                key = idempotency_key(str(run_id), call_id, tool_id, args)
+            args_hash = canonical_args_hash(args)
+        except LedgerError as exc:
+            return _error(result, "validation", f"call {call_id!r} to {tool_id!r}: {exc}")
         key = str(key) if key else None
         passes_key = key is not None and spec.accepts_idempotency_key()
 
-        problems = validation_errors(
-            spec, {**args, IDEMPOTENCY_PARAM: key} if passes_key else args
-        )
+        try:
+            problems = validation_errors(
+                spec, {**args, IDEMPOTENCY_PARAM: key} if passes_key else args
+            )
+        except Exception as exc:  # noqa: BLE001 - e.g. an unresolvable $ref in the schema
+            return _error(
+                result, "validation",
+                f"cannot validate call {call_id!r}: the input_schema of {tool_id!r} is not "
+                f"usable ({type(exc).__name__}: {exc}); fix the tool's schema in the catalog",
+            )
         if problems:
             return _error(
                 result, "validation",
@@ -308,7 +320,9 @@ class ToolExecutor:
                 "'idempotency_key' nor a 'run_id' to derive one from; the ledger cannot "
                 "protect it, so it was not called",
             )
-        return await self._execute_with_ledger(result, spec, args, key, str(run_id or ""))
+        return await self._execute_with_ledger(
+            result, spec, args, key, str(run_id or ""), args_hash
+        )
 
     def _policy_refusal(self, spec: ToolSpec, side_effect: bool) -> str | None:
         allowed = self.allowed_environments
@@ -330,13 +344,13 @@ class ToolExecutor:
 
     async def _execute_with_ledger(
         self, result: ToolCallResult, spec: ToolSpec, args: dict[str, Any], key: str,
-        run_id: str,
+        run_id: str, args_hash: str,
     ) -> ToolCallResult:
         ledger = self.ledger
         assert ledger is not None
         try:
             record, created = await asyncio.to_thread(
-                ledger.claim, key, run_id, result["call_id"], spec.id, canonical_args_hash(args)
+                ledger.claim, key, run_id, result["call_id"], spec.id, args_hash
             )
         except LedgerConflict as exc:
             return _error(result, "permanent", str(exc))
@@ -417,9 +431,9 @@ class ToolExecutor:
             if output_ref is not None:
                 notes.append(f"output truncated to {self.max_output_chars} chars")
             result["status"], result["output"], result["output_ref"] = "ok", capped, output_ref
-            result["notes"].extend(notes)
+            result["notes"] = [*result.get("notes", []), *notes]
             if ledger_key is not None:
-                stored = {"output": capped, "output_ref": output_ref, "notes": result["notes"]}
+                stored = {"output": capped, "output_ref": output_ref, "notes": notes}
                 await asyncio.to_thread(self._ledger_write, "finish", ledger_key, stored)
             return result
 

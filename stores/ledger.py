@@ -210,6 +210,18 @@ class SqliteDatabase:
             finally:
                 cursor.close()
 
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Cursor]:
+        """Yield a cursor for reads (outside any write transaction of this thread)."""
+        connection = self.connection()
+        lock = self._lock if self.path == ":memory:" else _NO_LOCK
+        with lock:
+            cursor = connection.cursor()
+            try:
+                yield cursor
+            finally:
+                cursor.close()
+
     def executescript(self, script: str) -> None:
         """Run a DDL script (idempotent ``CREATE ... IF NOT EXISTS`` statements)."""
         self.connection().executescript(script)
@@ -370,24 +382,18 @@ class CallLedger:
     # ------------------------------------------------------------------ reads
     def get(self, key: str) -> LedgerRecord | None:
         """Return the record of a key, or None."""
-        cursor = self.database.connection().cursor()
-        try:
+        with self.database.reading() as cursor:
             return self._select(cursor, key)
-        finally:
-            cursor.close()
 
     def for_run(self, run_id: str) -> list[LedgerRecord]:
         """Return every record of a run, oldest start first."""
-        cursor = self.database.connection().cursor()
-        try:
+        with self.database.reading() as cursor:
             cursor.execute(
                 f"SELECT {_COLUMNS} FROM calls WHERE run_id = {self._p} "
                 "ORDER BY started_at, idempotency_key",
                 (run_id,),
             )
             return [_record(row) for row in cursor.fetchall()]
-        finally:
-            cursor.close()
 
     def close(self) -> None:
         """Close the ledger's connections."""

@@ -349,3 +349,53 @@ async def test_custom_backend_by_agent(catalog: Catalog) -> None:
     assert result["output"] == {"echo": {"account_number": "1"}, "key": None}
     assert isinstance(executor.backend_for(catalog.tools["shop/create_order"]), Echo)
     assert isinstance(ToolExecutor(catalog).default_backend, PythonBackend)
+
+
+async def test_concurrent_duplicates_of_a_side_effect_run_it_once(
+    catalog: Catalog, shop: Shop, tmp_path: Path
+) -> None:
+    executor = ToolExecutor(catalog, ledger=CallLedger(tmp_path / "ledger.sqlite"))
+    planned = call("shop/create_order", {"user_id": 42, "product_id": 7})
+    results = await asyncio.gather(*(executor.execute(planned) for _ in range(8)))
+    assert len(shop.orders) == 1
+    assert sum(r["status"] == "ok" for r in results) >= 1
+    assert {r["error_kind"] for r in results} <= {None, "unknown_outcome"}
+
+
+async def test_non_json_arguments_are_a_validation_error(catalog: Catalog) -> None:
+    result = await ToolExecutor(catalog).execute(
+        call("shop/get_user", {"account_number": object()})
+    )
+    assert_plain(result)
+    assert result["error_kind"] == "validation"
+
+
+class FakeContent(BaseModel):
+    type: str = "text"
+    text: str
+
+
+class FakeCallToolResult(BaseModel):
+    content: list[FakeContent]
+    structuredContent: dict[str, Any] | None = None
+    isError: bool = False
+
+
+async def test_mcp_like_results() -> None:
+    catalog = Catalog()
+    replies = [
+        FakeCallToolResult(content=[FakeContent(text='{"a": 1}')]),
+        FakeCallToolResult(content=[FakeContent(text="x")], structuredContent={"b": 2}),
+        FakeCallToolResult(content=[FakeContent(text="no such order")], isError=True),
+    ]
+
+    def mcp_tool() -> Any:
+        """MCP-like."""
+        return replies.pop(0)
+
+    catalog.register_function(mcp_tool, agent="mcp", side_effect=False)
+    executor = ToolExecutor(catalog)
+    assert (await executor.execute(call("mcp/mcp_tool", {})))["output"] == {"a": 1}
+    assert (await executor.execute(call("mcp/mcp_tool", {})))["output"] == {"b": 2}
+    failed = await executor.execute(call("mcp/mcp_tool", {}))
+    assert failed["error_kind"] == "permanent" and "no such order" in failed["error"]

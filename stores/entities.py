@@ -1,0 +1,1006 @@
+"""Entity extraction from a request: ids, numbers, quoted text, pairs, dates, amounts, bindings.
+
+Everything here is a pure function of the text (and the synonym lexicon). The result has the
+shape of ``nodes.state.Entities``::
+
+    ids      id-like values as strings, in order: digit runs of 3 or more ("000042" keeps its
+             zeros), codes with letters and digits ("ORD-2024-001", "u_42", "SAVE10"), "#17"
+             (as "17"), and every value bound to an object word in ``named``.
+    numbers  numeric values that are not ids, dates or phone numbers ("3", "three",
+             "a dozen", "$25.50" gives 25.5), as floats.
+    quoted   the inside of "...", '...', “...”, ‘...’ and 「...」.
+    pairs    ``key=value`` and ``key: value`` exactly as written (lowercase key, spaces as
+             ``_``, string value).
+    dates    ISO dates ("2026-11-22", "2026/11/22", "Nov 22, 2026" all give "2026-11-22",
+             with a time if one was written) and the words "today", "tomorrow", "tonight",
+             "yesterday" as written.
+    amounts  money: ``{"value": 25.5, "currency": "USD"}``; "$", "dollars", "bucks", "usd"
+             are USD, "¥", "yuan", "rmb", "cny", "元", "块" are CNY, also EUR, GBP, JPY.
+    named    parameter-like bindings the planner matches to tool parameters by name.
+
+Conventions of ``named`` (the planner relies on them):
+
+- Keys are lowercase singular nouns or parameter names, never phrases with spaces.
+- An object word followed by an id binds that id under the word's own singular form:
+  "account 123456", "account number 123456", "account #123456", "with account 123456" and
+  "whose account is 123456" give ``{"account": "123456"}``; "order 17", "order #17",
+  "order id 17", "order no. 17" give ``{"order": "17"}``; "customer 42" gives
+  ``{"customer": "42"}``. A multi-word lexicon phrase binds under its canonical term
+  ("promo code SAVE10" gives ``{"coupon": "SAVE10"}``). The planner matches ``account`` to a
+  parameter ``account_number`` and ``order`` to ``order_id`` (key, key + ``_id``,
+  key + ``_number``, ...) and may canonicalize a key through the lexicon (customer -> user).
+  Bound ids are always strings.
+- Values of a known kind have fixed keys and types: ``quantity`` (int: "quantity 3", "3 units",
+  "three items", "qty: 3", "5 mugs"), ``price`` (float: "price 30", "priced at $30",
+  "a product for $30"), ``amount`` (float: any other money), ``name`` (str: "named 'Blue
+  Mug'", "called Blue Mug", "titled ..."), ``rating`` (int: "rating 5", "5 stars", "4/5"),
+  ``status`` (str, underscored: "to pending payment" gives ``"pending_payment"``, "mark as
+  shipped", "paid orders"), ``reason`` (str: "reason: damaged", "because ..."), ``comment``,
+  ``category``, ``city``, ``email``, ``phone``, ``method`` (card, wallet, cash, alipay,
+  wechat, paypal), ``tier``, ``months``, ``days``, ``limit`` ("top 5", "latest 10"),
+  ``points``, ``stock``, ``percent`` ("20% off"), ``balance``, ``date`` (the first date).
+- ``key=value`` / ``key: value`` pairs also land in ``named`` (``qty`` becomes ``quantity``,
+  known keys get their type); an explicit pair wins over a value found in running text.
+- Only the first value of each key is kept; lists ("orders 1, 2 and 3") keep the first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from stores.keywords import STOPWORDS, lemmatize
+from stores.lexicon import Lexicon
+
+# --- vocabularies -----------------------------------------------------------------------------
+
+STATUS_VALUES: dict[str, str] = {
+    "created": "created",
+    "pending payment": "pending_payment",
+    "payment pending": "pending_payment",
+    "awaiting payment": "pending_payment",
+    "waiting for payment": "pending_payment",
+    "pending": "pending_payment",
+    "unpaid": "pending_payment",
+    "paid": "paid",
+    "shipped": "shipped",
+    "dispatched": "shipped",
+    "delivered": "delivered",
+    "completed": "completed",
+    "cancelled": "cancelled",
+    "canceled": "cancelled",
+    "voided": "cancelled",
+    "refunded": "refunded",
+    "picked up": "picked_up",
+    "in transit": "in_transit",
+    "failed": "failed",
+    "active": "active",
+    "frozen": "frozen",
+    "suspended": "frozen",
+    "available": "available",
+    "busy": "busy",
+    "offline": "off",
+    "issued": "issued",
+    "redeemed": "redeemed",
+    "revoked": "revoked",
+    "expired": "expired",
+    "archived": "archived",
+    "closed": "closed",
+}
+"""Surface status phrases mapped to the underscored status values tools use."""
+
+_STATUS_PHRASES: tuple[tuple[str, ...], ...] = tuple(
+    sorted((tuple(p.split()) for p in STATUS_VALUES), key=len, reverse=True)
+)
+
+_SMALL_NUMBERS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19,
+}  # fmt: skip
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_NUMBER_WORDS = set(_SMALL_NUMBERS) | set(_TENS) | set(_SCALES) | {"dozen"}
+
+_CURRENCY_WORDS = {
+    "dollar": "USD", "dollars": "USD", "usd": "USD", "bucks": "USD", "buck": "USD",
+    "yuan": "CNY", "rmb": "CNY", "cny": "CNY", "元": "CNY", "块": "CNY", "kuai": "CNY",
+    "euro": "EUR", "euros": "EUR", "eur": "EUR", "pound": "GBP", "pounds": "GBP", "gbp": "GBP",
+    "yen": "JPY", "jpy": "JPY",
+}  # fmt: skip
+_CURRENCY_PREFIXES = {
+    "$": "USD", "us$": "USD", "usd": "USD", "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY",
+    "€": "EUR", "eur": "EUR", "£": "GBP", "gbp": "GBP",
+}  # fmt: skip
+
+_MONTHS = {
+    name: index
+    for index, names in enumerate(
+        [
+            ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+            ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+            ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+            ("dec", "december"),
+        ],
+        start=1,
+    )
+    for name in names
+}  # fmt: skip
+_RELATIVE_DATES = {"today", "tomorrow", "tonight", "yesterday"}
+
+# Words after a number that make it a count of things ("3 units"), not an id.
+_UNIT_WORDS = frozenset(
+    "unit units item items piece pieces pc pcs copy copies box boxes pack packs bottle bottles"
+    " cup cups bag bags set sets x times pair pairs".split()
+)
+# Plural nouns after a number that do not count things ("17 details").
+_NOT_COUNTED = frozenset(
+    "details records logs stats statistics info history events status statuses".split()
+)
+# Words between an object word and its id: "order id 17", "account number: 123456".
+_ID_CONNECTORS = frozenset("id ids number no num code ref reference is = : # . of".split())
+# "the order with id 17", "the user whose account number is ..." need one of _ID_WORDS after.
+_ID_LEADS = frozenset("with whose having".split())
+_ID_WORDS = frozenset("id number no num code ref reference".split())
+# Object words that are not in the lexicon but name things with ids in test-data platforms.
+_EXTRA_ID_NOUNS = frozenset("template tracking job ticket batch campaign promotion".split())
+# Object families whose ids may be all-caps words ("coupon WELCOME").
+_CODE_OBJECTS = frozenset({"coupon", "token", "category"})
+_PRODUCT_OBJECTS = frozenset({"product", "sku"})
+
+_PAYMENT_METHODS = {
+    "card": "card", "credit card": "card", "debit card": "card", "bank card": "card",
+    "wallet": "wallet", "balance": "wallet", "cash": "cash", "alipay": "alipay",
+    "wechat": "wechat", "wechat pay": "wechat", "paypal": "paypal",
+}  # fmt: skip
+_TIERS = frozenset("bronze silver gold platinum diamond".split())
+_TIER_NOUNS = frozenset("tier membership member level plan card".split())
+
+# Where a free-text value (a name, a reason) stops.
+_TEXT_STOP_WORDS = frozenset(
+    "and then with for at priced costing costs price in under from to using which that who"
+    " whose quantity qty rating status because so but after before once when".split()
+)
+_CLAUSE_END = frozenset(",.;!?\n")
+
+# Pair keys written in other words.
+_KEY_ALIASES = {
+    "qty": "quantity", "quantity": "quantity", "count": "quantity", "title": "name",
+    "named": "name", "cost": "price", "stars": "rating", "star": "rating",
+}  # fmt: skip
+_INT_KEYS = frozenset("quantity rating months days limit points stock".split())
+_FLOAT_KEYS = frozenset("price amount fee balance percent".split())
+_FREE_TEXT_KEYS = frozenset(
+    "reason note comment name title description address text message remark category city"
+    .split()
+)
+_KNOWN_PAIR_KEYS = _FREE_TEXT_KEYS | _INT_KEYS | _FLOAT_KEYS | frozenset(
+    "status qty email phone method tier id currency type label".split()
+)
+
+
+# --- tokens -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Token:
+    kind: str  # quoted email url date phone money code num word punct pct
+    text: str
+    start: int
+    end: int
+    value: Any = None
+    used: bool = False
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+_MASTER = re.compile(
+    r"""
+    (?P<quoted>"[^"\n]+"|“[^”\n]+”|「[^」\n]+」|‘[^’\n]+’|(?<![\w'’])'[^'\n]+'(?![\w]))
+  | (?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
+  | (?P<url>https?://\S+)
+  | (?P<date>\d{4}-\d{1,2}-\d{1,2}(?:[T\s]\d{1,2}:\d{2}(?::\d{2})?)?(?!\d)
+      |\d{4}/\d{1,2}/\d{1,2}(?!\d)|\d{1,2}/\d{1,2}/\d{4}(?!\d))
+  | (?P<phone>\+\d[\d\s-]{6,}\d|(?<!\d)\d{3}-\d{3,4}-\d{4}(?!\d)|(?<!\d)1[3-9]\d{9}(?!\d))
+  | (?P<money>(?:\b(?:US\$|USD|RMB|CNY|EUR|GBP)|[$¥￥€£])\s?\d[\d,]*(?:\.\d+)?)
+  | (?P<code>\#\d+|[A-Za-z][A-Za-z0-9]*[-_][\w-]*\d[\w-]*|[A-Za-z]+\d[A-Za-z0-9_-]*
+      |\d+[A-Za-z]+\d[\w-]*)
+  | (?P<num>\d[\d,]*(?:\.\d+)?)
+  | (?P<word>[^\W\d_]+(?:['’][^\W\d_]+)*)
+  | (?P<punct>[^\s\w])
+    """,
+    re.VERBOSE,
+)
+
+
+def _number_value(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _tokenize(text: str) -> list[_Token]:
+    tokens: list[_Token] = []
+    for match in _MASTER.finditer(text):
+        kind = match.lastgroup or "punct"
+        raw = match.group()
+        token = _Token(kind, raw, match.start(), match.end())
+        if kind == "quoted":
+            token.value = raw[1:-1].strip()
+        elif kind == "num":
+            if "," in raw and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
+                # "1,2" is a list, not a number: keep the first part only.
+                head = raw.split(",")[0]
+                token = _Token("num", head, match.start(), match.start() + len(head))
+            token.value = _number_value(token.text)
+        elif kind == "money":
+            number = re.search(r"\d[\d,]*(?:\.\d+)?", raw)
+            assert number is not None
+            prefix = raw[: number.start()].strip().lower()
+            token.value = {
+                "value": _number_value(number.group()),
+                "currency": _CURRENCY_PREFIXES.get(prefix, "USD"),
+            }
+        elif kind == "date":
+            token.value = _iso_date(raw)
+        elif kind == "code":
+            token.value = raw[1:] if raw.startswith("#") else raw
+        tokens.append(token)
+    return _merge_compounds(_merge_number_words(tokens))
+
+
+def _iso_date(raw: str) -> str:
+    if "/" in raw:
+        parts = raw.split("/")
+        if len(parts[0]) == 4:
+            year, month, day = parts
+        else:
+            month, day, year = parts
+        return f"{int(year):04d}-{int(month):02d}-{int(day):02d}"
+    date, _, time = raw.replace("T", " ").partition(" ")
+    year, month, day = date.split("-")
+    iso = f"{int(year):04d}-{int(month):02d}-{int(day):02d}"
+    return f"{iso}T{time.strip()}" if time.strip() else iso
+
+
+def _merge_number_words(tokens: list[_Token]) -> list[_Token]:
+    """Turn "twenty five", "one hundred and five", "a dozen", "a couple of" into numbers."""
+    out: list[_Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        low = token.lower if token.kind == "word" else ""
+        following = tokens[index + 1].lower if index + 1 < len(tokens) else ""
+        if low in {"a", "an"} and following in {"dozen", "hundred", "thousand", "couple", "pair"}:
+            if following in {"couple", "pair"}:
+                stop = index + 2
+                if stop < len(tokens) and tokens[stop].lower == "of":
+                    stop += 1
+                value = 2.0
+            else:
+                value, stop = _read_number_words(tokens, index + 1)
+                value = value if following != "dozen" else value
+            out.append(_word_number(tokens, index, stop, value))
+            index = stop
+            continue
+        if low in _NUMBER_WORDS and low != "dozen" or (low == "dozen"):
+            if low == "one" and not _counts_something(tokens, index):
+                out.append(token)
+                index += 1
+                continue
+            value, stop = _read_number_words(tokens, index)
+            out.append(_word_number(tokens, index, stop, value))
+            index = stop
+            continue
+        out.append(token)
+        index += 1
+    return out
+
+
+_ONE_AS_PRONOUN_AFTER = frozenset(
+    "this that the same which each any every no new another last first only latest newest other"
+    .split()
+)
+
+
+def _counts_something(tokens: list[_Token], index: int) -> bool:
+    """Whether "one" at ``index`` is a number ("one product") rather than a pronoun."""
+    if index + 1 >= len(tokens):
+        return False
+    following = tokens[index + 1]
+    if following.lower in _SCALES:
+        return True
+    previous = tokens[index - 1].lower if index > 0 else ""
+    if previous in _TENS:
+        return True
+    if previous in _ONE_AS_PRONOUN_AFTER:
+        return False
+    return following.kind == "word" and following.lower not in STOPWORDS
+
+
+def _read_number_words(tokens: list[_Token], index: int) -> tuple[float, int]:
+    total = 0
+    current = 0
+    position = index
+    consumed = index
+    while position < len(tokens):
+        word = tokens[position].lower if tokens[position].kind == "word" else ""
+        if word in _SMALL_NUMBERS:
+            current += _SMALL_NUMBERS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "dozen":
+            current = (current or 1) * 12
+        elif word == "hundred":
+            current = (current or 1) * 100
+        elif word in {"thousand", "million"}:
+            total += (current or 1) * _SCALES[word]
+            current = 0
+        elif word == "and" and consumed > index and _next_is_number_word(tokens, position):
+            position += 1
+            continue
+        elif tokens[position].text == "-" and _next_is_number_word(tokens, position):
+            position += 1
+            continue
+        else:
+            break
+        position += 1
+        consumed = position
+    return float(total + current), consumed
+
+
+def _next_is_number_word(tokens: list[_Token], index: int) -> bool:
+    return index + 1 < len(tokens) and tokens[index + 1].lower in _NUMBER_WORDS - {"dozen"}
+
+
+def _word_number(tokens: list[_Token], start: int, stop: int, value: float) -> _Token:
+    first, last = tokens[start], tokens[stop - 1]
+    text = " ".join(t.text for t in tokens[start:stop])
+    return _Token("num", text, first.start, last.end, value=value)
+
+
+def _merge_compounds(tokens: list[_Token]) -> list[_Token]:
+    """Merge money with a currency word, percentages, month-name dates and relative dates."""
+    out: list[_Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        if token.kind == "num" and following is not None:
+            if following.lower in _CURRENCY_WORDS:
+                value = {"value": token.value, "currency": _CURRENCY_WORDS[following.lower]}
+                out.append(_Token("money", f"{token.text} {following.text}", token.start,
+                                  following.end, value))  # fmt: skip
+                index += 2
+                continue
+            if following.text == "%" or following.lower == "percent":
+                out.append(_Token("pct", token.text, token.start, following.end, token.value))
+                index += 2
+                continue
+        date = _month_date(tokens, index)
+        if date is not None:
+            iso, stop = date
+            out.append(_Token("date", iso, token.start, tokens[stop - 1].end, iso))
+            index = stop
+            continue
+        if token.kind == "word" and token.lower in _RELATIVE_DATES:
+            out.append(_Token("date", token.text, token.start, token.end, token.lower))
+            index += 1
+            continue
+        out.append(token)
+        index += 1
+    return out
+
+
+def _month_date(tokens: list[_Token], index: int) -> tuple[str, int] | None:
+    """Read "Nov 22, 2026" or "22 November 2026" (a year is required)."""
+
+    def kind_at(i: int) -> str:
+        return tokens[i].kind if i < len(tokens) else ""
+
+    def integer_at(i: int) -> int | None:
+        if kind_at(i) == "num" and re.fullmatch(r"\d+", tokens[i].text):
+            return int(tokens[i].text)
+        return None
+
+    token = tokens[index]
+    month = _MONTHS.get(token.lower) if token.kind == "word" else None
+    if month is not None:
+        day = integer_at(index + 1)
+        position = index + 2
+        if position < len(tokens) and tokens[position].text == ",":
+            position += 1
+        year = integer_at(position)
+        if day is not None and year is not None and 1 <= day <= 31 and year >= 1900:
+            return f"{year:04d}-{month:02d}-{day:02d}", position + 1
+        return None
+    day = integer_at(index)
+    if day is not None and 1 <= day <= 31 and kind_at(index + 1) == "word":
+        month = _MONTHS.get(tokens[index + 1].lower)
+        year = integer_at(index + 2)
+        if month is not None and year is not None and year >= 1900:
+            return f"{year:04d}-{month:02d}-{day:02d}", index + 3
+    return None
+
+
+# --- extraction -------------------------------------------------------------------------------
+
+
+@dataclass
+class EntityScan:
+    """Entities of a text plus the character spans that hold literal values.
+
+    Attributes:
+        entities: The ``Entities``-shaped dict (see the module docstring).
+        value_spans: ``(start, end)`` spans of the text that are values (quoted text, ids,
+            names, reasons, statuses, amounts): the intent parser masks them before looking
+            for operation and object words, so a product named "Order Tracker" adds no order.
+    """
+
+    entities: dict[str, Any]
+    value_spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class _Scan:
+    text: str
+    tokens: list[_Token]
+    lexicon: Lexicon
+    named: dict[str, Any] = field(default_factory=dict)
+    ids: list[str] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    objects: dict[int, tuple[str, int]] = field(default_factory=dict)
+
+    def bind(self, key: str, value: Any, start: int = -1, end: int = -1) -> None:
+        if key not in self.named and value not in (None, ""):
+            self.named[key] = value
+            if start >= 0:
+                self.spans.append((start, end))
+
+    def word(self, index: int) -> str:
+        if 0 <= index < len(self.tokens):
+            return self.tokens[index].lower
+        return ""
+
+
+def scan_entities(text: str, lexicon: Lexicon | None = None) -> EntityScan:
+    """Extract entities and report where their literal values sit in ``text``.
+
+    Args:
+        text: A request or one clause of it.
+        lexicon: Synonym lexicon for object words; None uses ``Lexicon.default()``.
+
+    Returns:
+        The entities and the value spans.
+    """
+    lexicon = lexicon or Lexicon.default()
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    scan = _Scan(text, _tokenize(text), lexicon)
+    _find_objects(scan)
+    pairs = _extract_pairs(text)
+    for key, value in pairs.items():
+        key_name = _KEY_ALIASES.get(key, key)
+        scan.bind(key_name, _typed_value(key_name, value))
+    for rule in _RULES:
+        rule(scan)
+    for token in scan.tokens:
+        if token.kind == "quoted":
+            scan.spans.append((token.start, token.end))
+    entities: dict[str, Any] = {
+        "ids": _collect_ids(scan),
+        "numbers": _collect_numbers(scan),
+        "quoted": [t.value for t in scan.tokens if t.kind == "quoted" and t.value],
+        "pairs": pairs,
+        "dates": list(dict.fromkeys(str(t.value) for t in scan.tokens if t.kind == "date")),
+        "amounts": [dict(t.value) for t in scan.tokens if t.kind == "money"],
+        "named": scan.named,
+    }
+    return EntityScan(entities, sorted(set(scan.spans)))
+
+
+def extract_entities(text: str, lexicon: Lexicon | None = None) -> dict[str, Any]:
+    """Extract the entities of a request (the ``Entities`` shape; see the module docstring).
+
+    Args:
+        text: A request or one clause of it.
+        lexicon: Synonym lexicon for object words; None uses ``Lexicon.default()``.
+
+    Returns:
+        ``{"ids", "numbers", "quoted", "pairs", "dates", "amounts", "named"}``.
+    """
+    return scan_entities(text, lexicon).entities
+
+
+def _find_objects(scan: _Scan) -> None:
+    """Record object words: token index -> (key, index after the phrase)."""
+    words = [t.lower if t.kind == "word" else "\x00" for t in scan.tokens]
+    for match in scan.lexicon.find_terms(words):
+        if match.kind != "object" or match.canonical == "status":
+            continue
+        if match.stop - match.start == 1:
+            key = lemmatize(words[match.start], scan.lexicon.vocabulary)
+        else:
+            key = match.canonical
+        scan.objects[match.start] = (key, match.stop)
+    for index, word in enumerate(words):
+        if word in _EXTRA_ID_NOUNS and index not in scan.objects:
+            scan.objects[index] = (word, index + 1)
+
+
+def _is_plural_count_noun(scan: _Scan, index: int) -> bool:
+    if index >= len(scan.tokens) or scan.tokens[index].kind != "word":
+        return False
+    word = scan.tokens[index].lower
+    if word in _UNIT_WORDS:
+        return True
+    if word in STOPWORDS or word in _NOT_COUNTED or not word.endswith("s"):
+        return False
+    if scan.lexicon.canonical(word, "operation") is not None:
+        return False
+    return lemmatize(word, scan.lexicon.vocabulary) != word
+
+
+def _rule_object_ids(scan: _Scan) -> None:
+    """Bind "order 17", "account number: 123456", "order with id 17", "coupon 'WELCOME'"."""
+    tokens = scan.tokens
+    for start, (key, stop) in sorted(scan.objects.items()):
+        position = stop
+        saw_id_word = False
+        if scan.word(position) in _ID_LEADS:
+            lookahead = position + 1
+            while scan.word(lookahead) in {"the", "an", "a", "its", "their"} | scan.objects.keys():
+                lookahead += 1
+            if scan.word(lookahead) not in _ID_WORDS and lookahead not in scan.objects:
+                continue
+            position = lookahead
+        steps = 0
+        while position < len(tokens) and steps < 4:
+            token = tokens[position]
+            if token.kind == "word" and position in scan.objects and position != start:
+                # "whose account is 123456": the inner object word takes the id itself.
+                break
+            if token.lower in _ID_CONNECTORS and token.kind in {"word", "punct"}:
+                saw_id_word = saw_id_word or token.lower in _ID_WORDS
+                position += 1
+                steps += 1
+                continue
+            break
+        if position >= len(tokens) or position in scan.objects or tokens[position].used:
+            continue
+        token = tokens[position]
+        value: str | None = None
+        if token.kind == "code":
+            value = str(token.value)
+        elif token.kind == "num" and re.fullmatch(r"\d+", token.text):
+            if not _is_plural_count_noun(scan, position + 1):
+                value = token.text
+        elif token.kind == "quoted" and token.value and " " not in token.value:
+            value = str(token.value)
+        elif (
+            token.kind == "word"
+            and token.text.isupper()
+            and len(token.text) >= 3
+            and (saw_id_word or scan.lexicon.canonical(key, "object") in _CODE_OBJECTS)
+        ):
+            value = token.text
+        if value is not None:
+            token.used = True
+            scan.bind(key, value, token.start, token.end)
+            if key in scan.named and scan.named[key] == value:
+                scan.ids.append(value)
+
+
+def _next_value(
+    scan: _Scan, index: int, fillers: frozenset[str], kinds: frozenset[str], limit: int = 3
+) -> int | None:
+    """Index of the first token of ``kinds`` after ``index``, skipping at most ``limit`` fillers."""
+    position = index + 1
+    skipped = 0
+    while position < len(scan.tokens):
+        token = scan.tokens[position]
+        if token.kind in kinds:
+            return position
+        if token.lower in fillers and skipped < limit:
+            position += 1
+            skipped += 1
+            continue
+        return None
+    return None
+
+
+_VALUE_FILLERS = frozenset("of is at to = : as be set with a an the for by was".split())
+_NUMERIC = frozenset({"num", "money", "pct"})
+
+
+def _numeric_value(token: _Token) -> float:
+    if token.kind == "money":
+        return float(token.value["value"])
+    return float(token.value)
+
+
+def _bind_number(scan: _Scan, key: str, index: int, as_int: bool) -> None:
+    token = scan.tokens[index]
+    number = _numeric_value(token)
+    token.used = True
+    scan.bind(key, int(number) if as_int else number, token.start, token.end)
+
+
+_TRIGGERS: dict[str, tuple[str, bool]] = {
+    "quantity": ("quantity", True), "qty": ("quantity", True),
+    "price": ("price", False), "priced": ("price", False), "cost": ("price", False),
+    "costs": ("price", False), "costing": ("price", False),
+    "rating": ("rating", True), "rated": ("rating", True), "score": ("rating", True),
+    "amount": ("amount", False), "fee": ("fee", False),
+    "balance": ("balance", False), "stock": ("stock", True), "inventory": ("stock", True),
+    "limit": ("limit", True), "top": ("limit", True), "latest": ("limit", True),
+    "first": ("limit", True), "last": ("limit", True), "recent": ("limit", True),
+    "points": ("points", True),
+}  # fmt: skip
+_POSTFIX: dict[str, tuple[str, bool]] = {
+    "star": ("rating", True), "stars": ("rating", True), "month": ("months", True),
+    "months": ("months", True), "day": ("days", True), "days": ("days", True),
+    "point": ("points", True), "points": ("points", True),
+}  # fmt: skip
+
+
+def _rule_numeric_values(scan: _Scan) -> None:
+    """Keyword-led and unit-led numbers: "price 30", "qty: 3", "5 stars", "3 units"."""
+    tokens = scan.tokens
+    for index, token in enumerate(tokens):
+        if token.kind == "word" and token.lower in _TRIGGERS:
+            key, as_int = _TRIGGERS[token.lower]
+            limit = 0 if key == "limit" else 3
+            found = _next_value(scan, index, _VALUE_FILLERS, _NUMERIC, limit)
+            if found is not None and not tokens[found].used:
+                if key == "stock" and _is_plural_count_noun(scan, found + 1):
+                    continue
+                _bind_number(scan, key, found, as_int)
+        if token.kind == "word" and token.lower in {"sells", "selling", "sell"}:
+            found = _next_value(scan, index, frozenset({"for", "at"}), _NUMERIC, 1)
+            if found is not None and not tokens[found].used:
+                _bind_number(scan, "price", found, False)
+    object_ends = {stop for _, stop in scan.objects.values()}
+    for index, token in enumerate(tokens):
+        if token.kind not in {"num", "pct"} or token.used:
+            continue
+        after_object = index in object_ends or (
+            scan.word(index - 1) in _ID_CONNECTORS and index - 1 in object_ends
+        )
+        following = scan.word(index + 1)
+        if following == "-":  # "5-star", "3-month"
+            following = scan.word(index + 2)
+        if token.kind == "pct":
+            scan.bind("percent", float(token.value), token.start, token.end)
+            token.used = True
+        elif following in _POSTFIX:
+            key, as_int = _POSTFIX[following]
+            _bind_number(scan, key, index, as_int)
+        elif following == "out" and scan.word(index + 2) == "of":
+            _bind_number(scan, "rating", index, True)
+        elif following == "/" and scan.word(index + 2) == "5":
+            _bind_number(scan, "rating", index, True)
+        elif following == "in" and scan.word(index + 2) == "stock":
+            _bind_number(scan, "stock", index, True)
+        elif _is_plural_count_noun(scan, index + 1) or (
+            token.value == 1 and scan.word(index + 1) in _UNIT_WORDS | {"unit", "item"}
+        ):
+            _bind_number(scan, "quantity", index, True)
+        elif (
+            "." not in token.text
+            and index + 1 in scan.objects
+            and token.value < 1000
+            and not after_object
+        ):
+            # "create 1 product", "2 coupons": a small count before an object word.
+            _bind_number(scan, "quantity", index, True)
+
+
+def _rule_money(scan: _Scan) -> None:
+    """Money after "for"/"at" near a product is its price; any other money is an amount."""
+    tokens = scan.tokens
+    for index, token in enumerate(tokens):
+        if token.kind != "money" or token.used:
+            continue
+        if scan.word(index - 1) in {"for", "at"} and _near_product(scan, index):
+            _bind_number(scan, "price", index, False)
+        else:
+            _bind_number(scan, "amount", index, False)
+
+
+def _near_product(scan: _Scan, index: int) -> bool:
+    for position in range(index - 1, max(-1, index - 9), -1):
+        if position in scan.objects:
+            canonical = scan.lexicon.canonical(scan.objects[position][0], "object")
+            return canonical in _PRODUCT_OBJECTS or scan.objects[position][0] in _PRODUCT_OBJECTS
+    return False
+
+
+def _text_value(scan: _Scan, index: int, max_words: int = 8) -> tuple[str, int, int] | None:
+    """Free text starting at token ``index``: a quoted string or words up to a stop."""
+    if index >= len(scan.tokens):
+        return None
+    first = scan.tokens[index]
+    if first.kind == "quoted":
+        first.used = True
+        return str(first.value), first.start, first.end
+    stop = index
+    while stop < len(scan.tokens) and stop - index < max_words:
+        token = scan.tokens[stop]
+        if token.text in _CLAUSE_END or token.kind in {"money", "date", "email", "url"}:
+            break
+        if token.kind == "word" and token.lower in _TEXT_STOP_WORDS and stop > index:
+            break
+        if token.kind == "num" and stop > index and not _is_capitalized_run(scan, index, stop):
+            break
+        stop += 1
+    if stop == index:
+        return None
+    start, end = scan.tokens[index].start, scan.tokens[stop - 1].end
+    return scan.text[start:end].strip(" '\""), start, end
+
+
+def _is_capitalized_run(scan: _Scan, start: int, stop: int) -> bool:
+    return all(t.text[:1].isupper() for t in scan.tokens[start:stop] if t.kind == "word")
+
+
+_NAME_TRIGGERS = frozenset({"named", "called", "titled", "entitled"})
+_NAME_NOUNS = frozenset({"name", "title"})
+
+
+def _rule_names(scan: _Scan) -> None:
+    """Bind "named 'Blue Mug'", "called Blue Mug", "with the name X", "product "Blue Mug""."""
+    tokens = scan.tokens
+    for index, token in enumerate(tokens):
+        start: int | None = None
+        if token.lower in _NAME_TRIGGERS:
+            start = index + 1
+        elif token.lower in _NAME_NOUNS and scan.word(index - 1) not in {"user", "product"}:
+            start = index + 1
+            while scan.word(start) in {"is", "of", ":", "=", "to", "as", "should", "be"}:
+                start += 1
+        elif (
+            token.kind == "quoted"
+            and index - 1 in {p for p, (_, stop) in scan.objects.items() if stop == index}
+            and (" " in str(token.value) or not any(c.isdigit() for c in str(token.value)))
+            and not token.used
+        ):
+            start = index
+        if start is None or start >= len(tokens):
+            continue
+        found = _text_value(scan, start)
+        if found is not None:
+            scan.bind("name", *found)
+            return
+
+
+def _rule_status(scan: _Scan) -> None:
+    """Status words after "to", "as", "status" or before an object: "to pending payment"."""
+    words = [t.lower if t.kind == "word" else t.text for t in scan.tokens]
+    index = 0
+    while index < len(words):
+        phrase = _status_at(words, index)
+        if phrase is None:
+            index += 1
+            continue
+        value, stop = phrase
+        before = words[index - 1] if index > 0 else ""
+        before2 = words[index - 2] if index > 1 else ""
+        after = words[stop] if stop < len(words) else ""
+        led = before in {"to", "as", "into", "status", "state", "=", ":", "stage"}
+        led = led or (before in {"is", "be", "being"} and before2 in {"status", "state"})
+        marked = any(w in {"mark", "marked", "marking", "marks"} for w in words[max(0, index - 5) : index])
+        before_object = stop in scan.objects or after in {"status", "state", "stage"}
+        if led or marked or before_object:
+            scan.bind("status", value, scan.tokens[index].start, scan.tokens[stop - 1].end)
+            return
+        index = stop
+
+
+def _status_at(words: list[str], index: int) -> tuple[str, int] | None:
+    for phrase in _STATUS_PHRASES:
+        if tuple(words[index : index + len(phrase)]) == phrase:
+            return STATUS_VALUES[" ".join(phrase)], index + len(phrase)
+    return None
+
+
+def _rule_reason(scan: _Scan) -> None:
+    """Bind "reason: damaged", "because it arrived damaged", "due to a wrong size"."""
+    tokens = scan.tokens
+    for index, token in enumerate(tokens):
+        start: int | None = None
+        if token.lower == "reason":
+            start = index + 1
+            while scan.word(start) in {":", "=", "is", "being", "of", "for", "that", "as"}:
+                start += 1
+        elif token.lower == "because":
+            start = index + 1 + (scan.word(index + 1) == "of")
+        elif token.lower == "due" and scan.word(index + 1) == "to":
+            start = index + 2
+        if start is None or start >= len(tokens):
+            continue
+        found = _reason_text(scan, start)
+        if found is not None:
+            scan.bind("reason", *found)
+            return
+
+
+def _reason_text(scan: _Scan, index: int) -> tuple[str, int, int] | None:
+    first = scan.tokens[index]
+    if first.kind == "quoted":
+        return str(first.value), first.start, first.end
+    stop = index
+    while stop < len(scan.tokens):
+        token = scan.tokens[stop]
+        if token.text in _CLAUSE_END:
+            break
+        if token.lower in {"then", "afterwards"} or (
+            token.lower == "and" and scan.word(stop + 1) in {"then", "also"}
+        ):
+            break
+        stop += 1
+    if stop == index:
+        return None
+    start, end = scan.tokens[index].start, scan.tokens[stop - 1].end
+    return scan.text[start:end].strip(), start, end
+
+
+def _rule_word_values(scan: _Scan) -> None:
+    """Comment, category, city, payment method, tier, email, phone, first date."""
+    tokens = scan.tokens
+    for index, token in enumerate(tokens):
+        low = token.lower
+        if token.kind == "email":
+            scan.bind("email", token.text, token.start, token.end)
+        elif token.kind == "phone":
+            scan.bind("phone", token.text, token.start, token.end)
+        elif token.kind == "date":
+            scan.bind("date", str(token.value))
+        elif low in {"comment", "saying", "says", "message", "text"} and (
+            low != "comment" or scan.word(index + 1) in {":", "=", "is", "of", "saying"}
+            or (index + 1 < len(tokens) and tokens[index + 1].kind == "quoted")
+        ):
+            start = index + 1
+            while scan.word(start) in {":", "=", "is", "of", "saying"}:
+                start += 1
+            found = _reason_text(scan, start) if start < len(tokens) else None
+            if found is not None:
+                scan.bind("comment", found[0].strip("'\""), found[1], found[2])
+        elif low in {"category", "city"}:
+            start = index + 1
+            while scan.word(start) in {":", "=", "is", "of", "named", "called"}:
+                start += 1
+            if start < len(tokens) and (
+                tokens[start].kind == "quoted" or tokens[start].text[:1].isupper()
+                or scan.word(start - 1) in {":", "="}
+            ):
+                found = _text_value(scan, start, max_words=3)
+                if found is not None:
+                    scan.bind(low, *found)
+        elif low in {"with", "via", "by", "using", "through"}:
+            candidate = scan.word(index + 1)
+            pair = f"{candidate} {scan.word(index + 2)}"
+            if pair in _PAYMENT_METHODS:
+                scan.bind("method", _PAYMENT_METHODS[pair])
+            elif candidate in _PAYMENT_METHODS and scan.word(index + 2) not in {"balance"}:
+                if candidate != "balance" or scan.word(index - 1) in {"pay", "paid", "paying"}:
+                    scan.bind("method", _PAYMENT_METHODS[candidate])
+        elif low in _TIERS and (
+            scan.word(index + 1) in _TIER_NOUNS or scan.word(index - 1) in {"tier", "level"}
+        ):
+            scan.bind("tier", low, token.start, token.end)
+        elif low == "tier" and scan.word(index + 1) in _TIERS:
+            scan.bind("tier", scan.word(index + 1))
+
+
+# Order matters: keyword-led numbers ("rating 5", "stock 50": both words are also objects)
+# claim their tokens before object ids do.
+_RULES: tuple[Callable[[_Scan], None], ...] = (
+    _rule_numeric_values,
+    _rule_money,
+    _rule_object_ids,
+    _rule_status,
+    _rule_names,
+    _rule_reason,
+    _rule_word_values,
+)
+
+
+# --- pairs, ids, numbers ----------------------------------------------------------------------
+
+_PAIR = re.compile(
+    r"""(?<![\w.@/-])
+    (?P<key>[A-Za-z][A-Za-z0-9_]*(?:[ -][A-Za-z][A-Za-z0-9_]*)?)
+    \s*(?P<sep>=|:)\s*(?!//)
+    (?P<value>"[^"]*"|'[^']*'|“[^”]*”|[^\s,;]+)""",
+    re.VERBOSE,
+)
+
+
+def _extract_pairs(text: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for match in _PAIR.finditer(text):
+        words = match.group("key").lower().replace("-", " ").split()
+        if len(words) == 2 and (words[0] in STOPWORDS or not _looks_like_key(words)):
+            words = words[1:]
+        key = "_".join(words)
+        raw = match.group("value")
+        quoted = raw[:1] in {'"', "'", "“"}
+        value = raw[1:-1] if quoted else raw.rstrip(".")
+        if match.group("sep") == ":" and not (
+            quoted or any(c.isdigit() for c in value) or key in _KNOWN_PAIR_KEYS or "_" in key
+            or key.endswith("id")
+        ):
+            continue
+        if key in _FREE_TEXT_KEYS and not quoted:
+            value = _rest_of_clause(text, match.start("value"))
+        if key and value and key not in pairs:
+            pairs[key] = value
+    return pairs
+
+
+def _looks_like_key(words: list[str]) -> bool:
+    """Two-word keys are kept only when the second word is a key word ("account number")."""
+    return words[1] in {"id", "number", "no", "name", "code", "status", "price", "date", "type"}
+
+
+def _rest_of_clause(text: str, start: int) -> str:
+    match = re.match(r"[^,;\n]*", text[start:])
+    value = match.group() if match else ""
+    value = re.split(r"\s+(?:and\s+)?then\b|\s+and\s+|\s+[A-Za-z_]+\s*[=:]", value)[0]
+    return value.strip().rstrip(".").strip()
+
+
+def _typed_value(key: str, value: str) -> Any:
+    cleaned = value.strip()
+    if key in _INT_KEYS | _FLOAT_KEYS:
+        number = re.search(r"-?\d[\d,]*(?:\.\d+)?", cleaned)
+        if number is not None:
+            parsed = _number_value(number.group())
+            return int(parsed) if key in _INT_KEYS and parsed.is_integer() else parsed
+        words = cleaned.lower().split()
+        if words and all(w in _NUMBER_WORDS for w in words):
+            tokens = [_Token("word", w, 0, 0) for w in words]
+            return int(_read_number_words(tokens, 0)[0])
+    if key == "status":
+        phrase = " ".join(cleaned.lower().replace("_", " ").replace("-", " ").split())
+        return STATUS_VALUES.get(phrase, phrase.replace(" ", "_"))
+    return cleaned
+
+
+def _collect_ids(scan: _Scan) -> list[str]:
+    ids: list[str] = []
+    for token in scan.tokens:
+        if token.kind == "code":
+            ids.append(str(token.value))
+        elif (
+            token.kind == "num"
+            and not token.used
+            and re.fullmatch(r"\d{3,}", token.text)
+            and not _is_plural_count_noun(scan, scan.tokens.index(token) + 1)
+        ):
+            ids.append(token.text)
+    ids.extend(scan.ids)
+    for key, value in scan.named.items():
+        if isinstance(value, str) and (key.endswith("_id") or key == "id") and value:
+            ids.append(value)
+    return list(dict.fromkeys(ids))
+
+
+def _collect_numbers(scan: _Scan) -> list[float]:
+    numbers: list[float] = []
+    id_values = set(_collect_ids(scan))
+    for token in scan.tokens:
+        if token.kind == "num" and token.text not in id_values:
+            numbers.append(float(token.value))
+        elif token.kind == "money":
+            numbers.append(float(token.value["value"]))
+        elif token.kind == "pct":
+            numbers.append(float(token.value))
+    return numbers
