@@ -1,26 +1,35 @@
-"""Collaborators of the graph (embedder, tool index, chat model, executor), made lazily.
+"""Collaborators of the graph (embedder, index, catalog, executor, chat model), made lazily.
 
-Nothing here does I/O at import time; each default is built on first use.
+Nothing here does I/O at import time; each default is built on first use, so importing the
+Studio entry or embedding the builder costs nothing until a run needs it.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from nodes.context import Context
+from stores.catalog import Catalog
+from stores.depgraph import FeedbackStore, ToolDependencyGraph
 from stores.embeddings import Embedder, LangChainEmbedder, default_embedder
+from stores.executor import ToolExecutor
 from stores.fsww import FSWWParams
 from stores.index import ToolIndex
+from stores.ledger import CallLedger
+from stores.lexicon import Lexicon
 from stores.settings import apply_offline_environment, zspace_home
 
 DEFAULT_INDEX_NAME = "default"
 DEFAULT_INDEX_FSWW: FSWWParams | None = None
+ACTIVE_CATALOG = "catalog.json"
 
 
 def configured_embedder() -> Embedder:
-    """The offline MiniLM embedder, or OpenAI embeddings when ``ZSPACE_EMBEDDINGS=openai:MODEL``."""
+    """The offline MiniLM embedder, or OpenAI embeddings for ``ZSPACE_EMBEDDINGS=openai:MODEL``."""
     choice = os.environ.get("ZSPACE_EMBEDDINGS", "")
     if choice.startswith("openai:"):
         from langchain_openai import OpenAIEmbeddings
@@ -31,37 +40,141 @@ def configured_embedder() -> Embedder:
 
 @dataclass
 class Deps:
-    """What the nodes need from the outside world; every field has a lazy default."""
+    """What the nodes need from the outside world; every field has a lazy default.
+
+    Attributes:
+        embedder: computes vectors (default: all-MiniLM-L6-v2 offline).
+        index: the joint tool index (default: under ``ZSPACE_HOME/index``).
+        catalog: the tools that may be called (default: the catalog last indexed).
+        chat_model: a LangChain chat model; wins over ``Context.model``.
+        backends: executor backends by agent id (MCP sessions), plus ``"*"``.
+        home: where zspace writes (default ``ZSPACE_HOME`` or ``./.zspace``).
+        lexicon: the domain synonym lexicon (default: the shipped one, or
+            ``ZSPACE_LEXICON``).
+    """
 
     embedder: Embedder | None = None
     index: ToolIndex | None = None
+    catalog: Catalog | None = None
     chat_model: Any = None
+    backends: dict[str, Any] = field(default_factory=dict)
     home: Path | None = None
+    lexicon: Lexicon | None = None
     index_name: str = DEFAULT_INDEX_NAME
     chroma_url: str | None = field(default_factory=lambda: os.environ.get("ZSPACE_CHROMA_URL"))
+    _graph: ToolDependencyGraph | None = None
+    _ledger: CallLedger | None = None
+    _models: dict[tuple[str, str], Any] = field(default_factory=dict)
+    _lock: threading.RLock = field(default_factory=threading.RLock)
 
     def get_home(self) -> Path:
         """The directory zspace writes to."""
         if self.home is None:
             self.home = zspace_home()
+        self.home.mkdir(parents=True, exist_ok=True)
         return self.home
 
     def get_embedder(self) -> Embedder:
         """The configured embedder, loaded on first use."""
-        if self.embedder is None:
-            apply_offline_environment()
-            self.embedder = configured_embedder()
-        return self.embedder
+        with self._lock:
+            if self.embedder is None:
+                apply_offline_environment()
+                self.embedder = configured_embedder()
+            return self.embedder
 
     def get_index(self) -> ToolIndex:
-        """The tool index under ``ZSPACE_HOME/index`` (or on the configured Chroma server)."""
-        if self.index is None:
-            apply_offline_environment()
-            self.index = ToolIndex(
-                self.get_home() / "index",
-                self.get_embedder(),
-                name=self.index_name,
-                chroma_url=self.chroma_url,
-                index_fsww=DEFAULT_INDEX_FSWW,
+        """The tool index (embedded Chroma under the home, or the configured server)."""
+        with self._lock:
+            if self.index is None:
+                apply_offline_environment()
+                self.index = ToolIndex(
+                    self.get_home() / "index",
+                    self.get_embedder(),
+                    name=self.index_name,
+                    chroma_url=self.chroma_url,
+                    index_fsww=DEFAULT_INDEX_FSWW,
+                )
+            return self.index
+
+    def get_catalog(self) -> Catalog:
+        """The catalog of callable tools: injected, or the one ``zspace index`` last wrote.
+
+        Raises:
+            FileNotFoundError: nothing was indexed yet.
+        """
+        with self._lock:
+            if self.catalog is None:
+                path = self.get_home() / ACTIVE_CATALOG
+                if not path.is_file():
+                    raise FileNotFoundError(
+                        f"no catalog at {path}: run `zspace index CATALOG` first"
+                    )
+                self.catalog = Catalog.from_file(path)
+            return self.catalog
+
+    def get_lexicon(self) -> Lexicon:
+        """The lexicon: ``ZSPACE_LEXICON`` laid over the shipped one, or the shipped one."""
+        if self.lexicon is None:
+            custom = os.environ.get("ZSPACE_LEXICON")
+            self.lexicon = (
+                Lexicon.load(Path(custom), base=Lexicon.default()) if custom else Lexicon.default()
             )
-        return self.index
+        return self.lexicon
+
+    def get_dependency_graph(self) -> ToolDependencyGraph:
+        """The tool dependency graph of the catalog, with feedback persisted in SQLite."""
+        with self._lock:
+            if self._graph is None:
+                lexicon = self.get_lexicon()
+
+                def synonyms(word: str) -> str:
+                    return lexicon.canonical(word.replace("_", " ")) or word
+
+                self._graph = ToolDependencyGraph.build(
+                    self.get_catalog().tools.values(),
+                    synonyms=synonyms,
+                    feedback=FeedbackStore(self.get_home() / "feedback.sqlite"),
+                )
+            return self._graph
+
+    def get_ledger(self) -> CallLedger:
+        """The call ledger (SQLite under the home)."""
+        with self._lock:
+            if self._ledger is None:
+                self._ledger = CallLedger(self.get_home() / "ledger.sqlite")
+            return self._ledger
+
+    def make_executor(self, context: Context) -> ToolExecutor:
+        """An executor bound to this run's environment allow-list and deadline."""
+        return ToolExecutor(
+            self.get_catalog(),
+            backends=self.backends,
+            ledger=self.get_ledger(),
+            deadline_s=context.call_deadline_s,
+            results_dir=self.get_home() / "results",
+            allowed_environments=context.environments or None,
+        )
+
+    def chat_model_for(self, context: Context) -> Any:
+        """The injected chat model, else ``ChatOpenAI`` when a model and a key or URL are set.
+
+        Returns None on the offline default (rule parser and templates).
+        """
+        if self.chat_model is not None:
+            return self.chat_model
+        model_name = context.model or os.environ.get("ZSPACE_MODEL", "")
+        base_url = context.base_url or os.environ.get("OPENAI_BASE_URL", "")
+        if not model_name or not (base_url or os.environ.get("OPENAI_API_KEY")):
+            return None
+        with self._lock:
+            key = (model_name, base_url)
+            if key not in self._models:
+                from langchain_openai import ChatOpenAI
+
+                self._models[key] = ChatOpenAI(
+                    model=model_name,
+                    base_url=base_url or None,
+                    api_key=os.environ.get("OPENAI_API_KEY") or "not-needed",  # type: ignore[arg-type]
+                    temperature=0,
+                )
+            return self._models[key]

@@ -18,9 +18,7 @@ DEFAULT_DESTRUCTIVE = ["cancel_*", "delete_*", "archive_*", "revoke_*", "refund*
 class Context:
     """Per-run settings. Every field has a default, so a parent graph may pass none."""
 
-    top_k: int = field(
-        default=5, metadata={"description": "Candidate tools kept per sub-intent."}
-    )
+    top_k: int = field(default=5, metadata={"description": "Candidate tools kept per sub-intent."})
     retrieval_method: RetrievalMethod = field(
         default="hybrid",
         metadata={"description": "Ranking: hybrid (dense + BM25, RRF), dense, bm25, hierarchical."},

@@ -20,7 +20,8 @@ class Entities(TypedDict):
     """Values found in a request.
 
     ``named`` maps parameter-like names to values ("account 123456" gives
-    ``{"account_number": "123456"}``); the planner binds required arguments from it.
+    ``{"account": "123456"}``); the planner binds required arguments from it by parameter
+    name (``account`` fills ``account_number``, ``order`` fills ``order_id``).
     """
 
     ids: list[str]
@@ -122,6 +123,11 @@ def merge_by_key(left: dict[str, Any] | None, right: dict[str, Any] | None) -> d
     return merged
 
 
+def add_lists(left: list[Any] | None, right: list[Any] | None) -> list[Any]:
+    """Reducer that appends (a log of earlier attempts)."""
+    return [*(left or []), *(right or [])]
+
+
 def add_numbers(left: int | None, right: int | None) -> int:
     """Reducer that sums counters written by parallel branches."""
     return (left or 0) + (right or 0)
@@ -155,7 +161,10 @@ class ZState(InputState, OutputState, total=False):
     retrieval_rounds: int
     alignment_rounds: int
     clarifications: dict[str, Any]
-    pending_question: str | None
+    pending_question: dict[str, Any] | None
+    retry_subintents: list[str]
+    decisions: dict[str, dict[str, Any]]
     excluded_tools: dict[str, list[str]]
-    approved_calls: list[str]
-    events: list[dict[str, Any]]
+    approvals: dict[str, bool]
+    history: Annotated[list[CallResult], add_lists]
+    turn: int

@@ -276,6 +276,8 @@ class Catalog:
                 )
         except (ValueError, TypeError) as exc:
             raise CatalogError(f"cannot register {function!r} as a tool: {exc}") from exc
+        if output_schema is None:
+            output_schema = _return_schema(function)
         spec = self.register_langchain_tool(
             lc_tool,
             agent=agent,
@@ -353,6 +355,33 @@ class Catalog:
                 for spec in self.tools.values()
             ],
         }
+
+
+def _return_schema(function: Callable[..., Any]) -> dict[str, Any] | None:
+    """An output schema from a TypedDict or pydantic return annotation, when there is one."""
+    import typing
+
+    from pydantic import TypeAdapter
+
+    try:
+        annotation = typing.get_type_hints(function).get("return")
+    except (NameError, TypeError):
+        return None
+    if annotation is None or not (
+        typing.is_typeddict(annotation)
+        or (isinstance(annotation, type) and issubclass(annotation, BaseModel))
+    ):
+        return None
+    if typing.is_typeddict(annotation):
+        # Built field by field: pydantic refuses typing.TypedDict on Python < 3.12.
+        hints = typing.get_type_hints(annotation)
+        return {
+            "type": "object",
+            "properties": {name: TypeAdapter(hint).json_schema() for name, hint in hints.items()},
+            "required": sorted(getattr(annotation, "__required_keys__", hints)),
+        }
+    schema: dict[str, Any] = TypeAdapter(annotation).json_schema()
+    return schema
 
 
 def call_name_for(tool_id: str) -> str:

@@ -177,11 +177,13 @@ _KEY_ALIASES = {
 _INT_KEYS = frozenset("quantity rating months days limit points stock".split())
 _FLOAT_KEYS = frozenset("price amount fee balance percent".split())
 _FREE_TEXT_KEYS = frozenset(
-    "reason note comment name title description address text message remark category city"
-    .split()
+    "reason note comment name title description address text message remark category city".split()
 )
-_KNOWN_PAIR_KEYS = _FREE_TEXT_KEYS | _INT_KEYS | _FLOAT_KEYS | frozenset(
-    "status qty email phone method tier id currency type label".split()
+_KNOWN_PAIR_KEYS = (
+    _FREE_TEXT_KEYS
+    | _INT_KEYS
+    | _FLOAT_KEYS
+    | frozenset("status qty email phone method tier id currency type label".split())
 )
 
 
@@ -304,8 +306,8 @@ def _merge_number_words(tokens: list[_Token]) -> list[_Token]:
 
 
 _ONE_AS_PRONOUN_AFTER = frozenset(
-    "this that the same which each any every no new another last first only latest newest other"
-    .split()
+    "this that the same which each any every no new another last first only latest newest"
+    " other".split()
 )
 
 
@@ -603,12 +605,21 @@ def _next_value(
     """Index of the first token of ``kinds`` after ``index``, skipping at most ``limit`` fillers."""
     position = index + 1
     skipped = 0
+    # A number right after another object word is that object's id ("of product 5").
+    object_ends = {stop for start, (_, stop) in scan.objects.items() if start != index}
     while position < len(scan.tokens):
         token = scan.tokens[position]
-        if token.kind in kinds:
+        if token.kind in kinds and position not in object_ends:
             return position
         if token.lower in fillers and skipped < limit:
             position += 1
+            skipped += 1
+            continue
+        if limit and skipped < limit + 3 and position in scan.objects:
+            # "price of product 5 to $20": step over the object and its id.
+            position = scan.objects[position][1]
+            if position < len(scan.tokens) and scan.tokens[position].kind in {"num", "code"}:
+                position += 1
             skipped += 1
             continue
         return None
@@ -795,7 +806,9 @@ def _rule_status(scan: _Scan) -> None:
         after = words[stop] if stop < len(words) else ""
         led = before in {"to", "as", "into", "status", "state", "=", ":", "stage"}
         led = led or (before in {"is", "be", "being"} and before2 in {"status", "state"})
-        marked = any(w in {"mark", "marked", "marking", "marks"} for w in words[max(0, index - 5) : index])
+        marked = any(
+            w in {"mark", "marked", "marking", "marks"} for w in words[max(0, index - 5) : index]
+        )
         before_object = stop in scan.objects or after in {"status", "state", "stage"}
         if led or marked or before_object:
             scan.bind("status", value, scan.tokens[index].start, scan.tokens[stop - 1].end)
@@ -863,7 +876,8 @@ def _rule_word_values(scan: _Scan) -> None:
         elif token.kind == "date":
             scan.bind("date", str(token.value))
         elif low in {"comment", "saying", "says", "message", "text"} and (
-            low != "comment" or scan.word(index + 1) in {":", "=", "is", "of", "saying"}
+            low != "comment"
+            or scan.word(index + 1) in {":", "=", "is", "of", "saying"}
             or (index + 1 < len(tokens) and tokens[index + 1].kind == "quoted")
         ):
             start = index + 1
@@ -877,20 +891,29 @@ def _rule_word_values(scan: _Scan) -> None:
             while scan.word(start) in {":", "=", "is", "of", "named", "called"}:
                 start += 1
             if start < len(tokens) and (
-                tokens[start].kind == "quoted" or tokens[start].text[:1].isupper()
+                tokens[start].kind == "quoted"
+                or tokens[start].text[:1].isupper()
                 or scan.word(start - 1) in {":", "="}
             ):
                 found = _text_value(scan, start, max_words=3)
                 if found is not None:
                     scan.bind(low, *found)
         elif low in {"with", "via", "by", "using", "through"}:
-            candidate = scan.word(index + 1)
-            pair = f"{candidate} {scan.word(index + 2)}"
+            first = index + 1
+            if scan.word(first) in {"the", "a", "my", "his", "her", "their", "its", "your"}:
+                first += 1
+            candidate = scan.word(first)
+            pair = f"{candidate} {scan.word(first + 1)}"
             if pair in _PAYMENT_METHODS:
-                scan.bind("method", _PAYMENT_METHODS[pair])
-            elif candidate in _PAYMENT_METHODS and scan.word(index + 2) not in {"balance"}:
-                if candidate != "balance" or scan.word(index - 1) in {"pay", "paid", "paying"}:
-                    scan.bind("method", _PAYMENT_METHODS[candidate])
+                last = first + 1
+            elif candidate in _PAYMENT_METHODS and scan.word(first + 1) not in {"balance"}:
+                last = first
+                if candidate == "balance" and scan.word(index - 1) not in {"pay", "paid"}:
+                    continue
+            else:
+                continue
+            method = _PAYMENT_METHODS[" ".join(scan.word(i) for i in range(first, last + 1))]
+            scan.bind("method", method, tokens[first].start, tokens[last].end)
         elif low in _TIERS and (
             scan.word(index + 1) in _TIER_NOUNS or scan.word(index - 1) in {"tier", "level"}
         ):
@@ -934,7 +957,10 @@ def _extract_pairs(text: str) -> dict[str, str]:
         quoted = raw[:1] in {'"', "'", "“"}
         value = raw[1:-1] if quoted else raw.rstrip(".")
         if match.group("sep") == ":" and not (
-            quoted or any(c.isdigit() for c in value) or key in _KNOWN_PAIR_KEYS or "_" in key
+            quoted
+            or any(c.isdigit() for c in value)
+            or key in _KNOWN_PAIR_KEYS
+            or "_" in key
             or key.endswith("id")
         ):
             continue

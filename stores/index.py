@@ -179,6 +179,7 @@ class ToolIndex:
         self._entries: dict[str, IndexEntry] = {}
         self._bm25: BM25Index | None = None
         self._positions: dict[str, int] = {}
+        self._masks: dict[tuple[Any, ...], np.ndarray] = {}
         self._load_entry_table()
 
     # ------------------------------------------------------------------ sync
@@ -344,6 +345,7 @@ class ToolIndex:
             loaded = BM25Index.build(ids, [self._entries[i].text for i in ids], lexical_tokens)
             loaded.save(directory, key)
         self._bm25 = loaded
+        self._masks = {}
         self._positions = {entry_id: pos for pos, entry_id in enumerate(loaded.ids)}
 
     # ---------------------------------------------------------------- queries
@@ -362,11 +364,19 @@ class ToolIndex:
     ) -> np.ndarray:
         """Boolean mask over BM25 positions: entries of these kinds and environments.
 
-        Untagged entries (environment ``""``) pass any environment filter.
+        Untagged entries (environment ``""``) pass any environment filter. Masks are cached
+        until the next sync.
         """
         bm25 = self._require_bm25()
+        cache_key = (
+            tuple(sorted(kinds)),
+            None if environments is None else tuple(sorted(environments)),
+        )
+        cached = self._masks.get(cache_key)
+        if cached is not None:
+            return cached
         allowed_envs = None if environments is None else set(environments) | {""}
-        return np.array(
+        mask = np.array(
             [
                 self._entries[i].kind in kinds
                 and (allowed_envs is None or self._entries[i].environment in allowed_envs)
@@ -374,6 +384,8 @@ class ToolIndex:
             ],
             dtype=bool,
         )
+        self._masks[cache_key] = mask
+        return mask
 
     def dense_search(
         self,
@@ -382,23 +394,46 @@ class ToolIndex:
         kinds: Sequence[EntryKind] = ("tool", "agent"),
         environments: Sequence[str] | None = None,
     ) -> list[Hit]:
-        """Nearest entries by cosine similarity in Chroma, filtered by kind and environment."""
+        """Nearest entries by cosine similarity in Chroma, filtered by kind and environment.
+
+        Chroma's ``where``-filtered HNSW search was ~10x slower than an unfiltered one here
+        (30 ms vs 3 ms at 3,300 entries), so the collection is searched unfiltered with
+        oversampling and filtered in memory; only when too few entries survive is the
+        filtered search used.
+        """
         total = len(self._entries)
         if total == 0 or n <= 0:
             return []
+        allowed_envs = None if environments is None else set(environments) | {""}
+
+        def keep(entry_id: str) -> bool:
+            entry = self._entries.get(entry_id)
+            return (
+                entry is not None
+                and entry.kind in kinds
+                and (allowed_envs is None or entry.environment in allowed_envs)
+            )
+
+        oversample = min(total, max(n * 3, 50))
+        hits = [hit for hit in self._query(vector, oversample, None) if keep(hit.entry_id)]
+        if len(hits) >= n or oversample >= total:
+            return hits[:n]
         conditions: list[dict[str, Any]] = []
         if set(kinds) != {"tool", "agent"}:
             conditions.append({"kind": {"$in": list(kinds)}})
-        if environments is not None:
-            conditions.append({"environment": {"$in": sorted(set(environments) | {""})}})
+        if allowed_envs is not None:
+            conditions.append({"environment": {"$in": sorted(allowed_envs)}})
         where: dict[str, Any] | None = None
         if len(conditions) == 1:
             where = conditions[0]
         elif conditions:
             where = {"$and": conditions}
+        return [hit for hit in self._query(vector, min(n, total), where) if keep(hit.entry_id)]
+
+    def _query(self, vector: np.ndarray, n: int, where: dict[str, Any] | None) -> list[Hit]:
         result = self._collection.query(
             query_embeddings=[np.asarray(vector, dtype=np.float32)],
-            n_results=min(n, total),
+            n_results=n,
             where=where,
             include=["distances"],
         )

@@ -29,3 +29,30 @@ class HashingEmbedder:
                 out[row, 0] = 1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / norms
+
+
+class ScriptedStructuredChatModel:
+    """Chat model fake whose ``with_structured_output(...).invoke`` replays scripted answers.
+
+    Each answer is returned as is (a pydantic instance, a dict, JSON text or any garbage),
+    or raised if it is an exception; ``calls`` records the messages of every invocation and
+    ``schemas`` the schema of every ``with_structured_output`` call.
+    """
+
+    def __init__(self, answers: Sequence[object]) -> None:
+        self.answers = list(answers)
+        self.calls: list[list[object]] = []
+        self.schemas: list[object] = []
+
+    def with_structured_output(self, schema: object, **_: object) -> ScriptedStructuredChatModel:
+        self.schemas.append(schema)
+        return self
+
+    def invoke(self, messages: object, *_: object, **__: object) -> object:
+        self.calls.append(list(messages) if isinstance(messages, list) else [messages])
+        if not self.answers:
+            raise ValueError("the scripted chat model has no answer left")
+        answer = self.answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer

@@ -1,0 +1,66 @@
+"""Pure routers of the zspace graph; each returns ``Literal`` names so Studio draws the edges."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from langgraph.graph import END
+from langgraph.types import Send
+
+from nodes.context import resolve_context
+from nodes.execute import pending_approvals, wave
+from nodes.state import ZState
+
+
+def route_after_parse(state: ZState) -> Literal["normalize", "synthesize"]:
+    """Requests that need no tool go straight to the answer."""
+    if all(s["action"] == "direct_answer" for s in state["intent"]["sub_intents"]):
+        return "synthesize"
+    return "normalize"
+
+
+def route_after_plan(
+    state: ZState,
+) -> Literal["clarify", "retrieve", "execute", "check_alignment"]:
+    """Ask, search again, run the plan, or (nothing to run) check what is covered."""
+    if state.get("pending_question"):
+        return "clarify"
+    if state.get("retry_subintents"):
+        return "retrieve"
+    if state.get("plan"):
+        return "execute"
+    return "check_alignment"
+
+
+def route_wave(
+    state: ZState, runtime: Any = None
+) -> list[Send] | Literal["approve", "check_alignment"]:
+    """Fan the ready calls out in parallel, stop for approval, or finish the plan."""
+    context = resolve_context(runtime)
+    ready, _ = wave(state)
+    if not ready:
+        return "check_alignment"
+    if pending_approvals(state, context):
+        return "approve"
+    results: Mapping[str, Any] = state.get("results") or {}
+    return [
+        Send(
+            "call_tool",
+            {
+                "call": call,
+                "results": {d: results[d] for d in call["depends_on"]},
+                "run_id": state.get("run_id") or "",
+                "approvals": state.get("approvals") or {},
+            },
+        )
+        for call in ready
+    ]
+
+
+def route_after_alignment(state: ZState) -> Literal["retrieve", "synthesize"]:
+    """A compensatory retry searches again for the missing parts; else answer."""
+    return "retrieve" if state.get("retry_subintents") else "synthesize"
+
+
+__all__ = ["END", "route_after_alignment", "route_after_parse", "route_after_plan", "route_wave"]

@@ -1,0 +1,279 @@
+"""execute: run the plan DAG in waves; every call whose inputs are ready runs in parallel.
+
+``execute`` settles the wave bookkeeping (calls whose inputs failed are skipped, with the
+reason); the router then fans the ready calls out as ``Send("call_tool", ...)`` tasks, one
+side-effecting call per task. ``call_tool`` resolves arguments from earlier results, derives
+the idempotency key and runs the call through the executor (schema validation, deadline,
+ledger, retries). Results land in ``results`` keyed by call id, so a finished call is never
+run again on resume.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from nodes.context import Context, resolve_context
+from nodes.state import CallResult, PlannedCall, ZState
+from stores.ledger import canonical_args_hash, idempotency_key
+
+MISSING = object()
+
+
+def read_field(output: Any, path: str) -> Any:
+    """Read ``field`` or ``a.b`` from a call's output; ``MISSING`` when absent."""
+    value = output
+    for part in path.split("."):
+        if isinstance(value, Mapping) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], Mapping):
+            value = value[0].get(part, MISSING)
+        else:
+            return MISSING
+        if value is MISSING:
+            return MISSING
+    return value
+
+
+def resolve_args(call: PlannedCall, results: Mapping[str, CallResult]) -> dict[str, Any]:
+    """The call's concrete arguments: literals, and fields of earlier outputs.
+
+    Raises:
+        KeyError: an earlier output lacks the field the plan expected.
+    """
+    args: dict[str, Any] = {}
+    for name, source in call["args"].items():
+        if "from_call" in source:
+            upstream = results[source["from_call"]]
+            value = read_field(upstream["output"], source["field"])
+            if value is MISSING:
+                raise KeyError(
+                    f"output of {source['from_call']} ({upstream['tool_id']}) has no field "
+                    f"'{source['field']}' for argument '{name}'"
+                )
+            args[name] = value
+        else:
+            args[name] = source.get("value")
+    return args
+
+
+def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
+    """Whether our policy (not the server's hint) makes a tool need approval."""
+    name = tool_id.split("/", 1)[-1]
+    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+
+
+def approval_key(call: PlannedCall, results: Mapping[str, CallResult]) -> str:
+    """An approval is bound to the exact call: its id, tool and concrete arguments."""
+    try:
+        args = resolve_args(call, results)
+    except KeyError:
+        args = {}
+    return f"{call['call_id']}:{call['tool_id']}:{canonical_args_hash(args)}"
+
+
+def wave(state: ZState) -> tuple[list[PlannedCall], dict[str, CallResult]]:
+    """Split the plan: calls ready to run now, and skip records for calls that cannot run."""
+    results = state.get("results") or {}
+    ready: list[PlannedCall] = []
+    skipped: dict[str, CallResult] = {}
+    for call in state.get("plan") or []:
+        if call["call_id"] in results:
+            continue
+        upstream = [results.get(d) for d in call["depends_on"]]
+        if any(u is None for u in upstream):
+            continue
+        failed = [
+            d
+            for d, u in zip(call["depends_on"], upstream, strict=True)
+            if u is not None and u["status"] != "ok"
+        ]
+        if failed:
+            skipped[call["call_id"]] = _skip_record(
+                call, f"not run: it needs the output of {', '.join(failed)}, which failed"
+            )
+            continue
+        ready.append(call)
+    return ready, skipped
+
+
+def _skip_record(call: PlannedCall, reason: str) -> CallResult:
+    return {
+        "call_id": call["call_id"],
+        "tool_id": call["tool_id"],
+        "status": "skipped",
+        "output": None,
+        "output_ref": None,
+        "error": reason,
+        "error_kind": "skipped",
+        "attempts": 0,
+        "duration_ms": 0.0,
+        "replayed": False,
+    }
+
+
+async def execute(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Settle one wave: record skips for calls whose inputs failed.
+
+    Reads ``plan``, ``results``; writes ``results`` (skip records only).
+    """
+    _, skipped = wave(state)
+    # A skip can unblock nothing, but it can make more skips: settle them all at once.
+    settled: dict[str, CallResult] = dict(skipped)
+    while skipped:
+        merged = {**(state.get("results") or {}), **settled}
+        _, skipped = wave({**state, "results": merged})
+        skipped = {k: v for k, v in skipped.items() if k not in settled}
+        settled.update(skipped)
+    return {"results": settled} if settled else {}
+
+
+async def call_tool(
+    payload: dict[str, Any], runtime: Runtime[Context], *, executor_factory: Any, graph_factory: Any
+) -> dict[str, Any]:
+    """Run one planned call (a ``Send`` task).
+
+    Reads the payload ``{"call", "results", "run_id", "approvals"}``; writes ``results`` for
+    its call id.
+    """
+    context = resolve_context(runtime)
+    call: PlannedCall = payload["call"]
+    results: Mapping[str, CallResult] = payload["results"]
+    writer = get_stream_writer()
+    writer({"event": "call_started", "call_id": call["call_id"], "tool_id": call["tool_id"]})
+    try:
+        args = resolve_args(call, results)
+    except KeyError as exc:
+        failure = _skip_record(call, str(exc).strip('"'))
+        failure["status"] = "error"
+        failure["error_kind"] = "binding"
+        writer(
+            {
+                "event": "call_finished",
+                "call_id": call["call_id"],
+                "status": "error",
+                "error": failure["error"],
+            }
+        )
+        return {"results": {call["call_id"]: failure}}
+    if (
+        not context.pre_approved
+        and is_destructive(call["tool_id"], context.destructive_tools)
+        and (payload.get("approvals") or {}).get(approval_key(call, results)) is not True
+    ):
+        # Defence in depth: the router sends only approved destructive calls.
+        refusal = _skip_record(call, "refused: destructive by policy and not approved")
+        refusal["status"] = "error"
+        refusal["error_kind"] = "policy"
+        return {"results": {call["call_id"]: refusal}}
+    key = idempotency_key(payload["run_id"], call["sub_intent_id"], call["tool_id"], args)
+    executor = executor_factory(context)
+    outcome = await executor.execute(
+        {
+            "call_id": call["call_id"],
+            "tool_id": call["tool_id"],
+            "args": args,
+            "idempotency_key": key,
+            "run_id": payload["run_id"],
+            "side_effect": call["side_effect"],
+        }
+    )
+    record: CallResult = {**outcome, "args": args}  # type: ignore[typeddict-item]
+    _record_feedback(graph_factory(), call, record["status"] == "ok")
+    writer(
+        {
+            "event": "call_finished",
+            "call_id": call["call_id"],
+            "tool_id": call["tool_id"],
+            "status": record["status"],
+            "error": record.get("error"),
+            "replayed": record.get("replayed", False),
+        }
+    )
+    return {"results": {call["call_id"]: record}}
+
+
+def _record_feedback(graph: Any, call: PlannedCall, success: bool) -> None:
+    """Reinforce (or weaken) the dependency edges this call's inputs came through."""
+    for param, source in call["args"].items():
+        if "from_call" not in source:
+            continue
+        for edge in graph.producers(call["tool_id"], param):
+            if edge.output_field == source["field"]:
+                graph.record_feedback(edge, success)
+                break
+
+
+async def approve(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Ask a person to approve the destructive calls of the next wave (an interrupt).
+
+    Nothing runs before ``interrupt()``: on resume this node starts again from its first line.
+    The resume value is ``True``/``"yes"`` (approve all), ``False``/``"no"``, or a list of
+    approved call ids. Each approval is bound to the exact call and arguments.
+
+    Reads ``plan``, ``results``, ``approvals``; writes ``approvals`` and skip records.
+    """
+    context = resolve_context(runtime)
+    results = state.get("results") or {}
+    pending = pending_approvals(state, context)
+    answer = interrupt(
+        {
+            "type": "approval",
+            "question": "Approve these calls? "
+            + "; ".join(f"{c['call_id']}: {c['tool_id']}" for c in pending),
+            "calls": [
+                {"call_id": c["call_id"], "tool_id": c["tool_id"], "args": _safe_args(c, results)}
+                for c in pending
+            ],
+        }
+    )
+    approved_ids = _approved_ids(answer, [c["call_id"] for c in pending])
+    approvals = dict(state.get("approvals") or {})
+    rejected: dict[str, CallResult] = {}
+    for call in pending:
+        ok = call["call_id"] in approved_ids
+        approvals[approval_key(call, results)] = ok
+        if not ok:
+            record = _skip_record(call, "not approved by the user")
+            record["error_kind"] = "rejected"
+            rejected[call["call_id"]] = record
+    return {"approvals": approvals, "results": rejected}
+
+
+def pending_approvals(state: ZState, context: Context) -> list[PlannedCall]:
+    """Ready destructive calls that have no approval yet (none when the run pre-approves)."""
+    if context.pre_approved:
+        return []
+    ready, _ = wave(state)
+    approvals = state.get("approvals") or {}
+    results = state.get("results") or {}
+    return [
+        c
+        for c in ready
+        if is_destructive(c["tool_id"], context.destructive_tools)
+        and approval_key(c, results) not in approvals
+    ]
+
+
+def _approved_ids(answer: Any, ids: list[str]) -> set[str]:
+    if isinstance(answer, dict):
+        answer = answer.get("approve", answer.get("approved", False))
+    if isinstance(answer, str):
+        answer = answer.strip().lower() in {"y", "yes", "approve", "ok", "true"}
+    if answer is True:
+        return set(ids)
+    if isinstance(answer, list):
+        return {str(i) for i in answer} & set(ids)
+    return set()
+
+
+def _safe_args(call: PlannedCall, results: Mapping[str, CallResult]) -> dict[str, Any]:
+    try:
+        return resolve_args(call, results)
+    except KeyError:
+        return {}

@@ -1,0 +1,67 @@
+"""normalize: the lexicon's canonical terms for operations, objects and entity keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from nodes.context import Context
+from nodes.state import Intent, SubIntent, ZState
+from stores.lexicon import Lexicon
+
+
+def normalize_intent(intent: Intent, lexicon: Lexicon) -> Intent:
+    """Return the intent with canonical operations, targets, keywords and entity keys.
+
+    The rule parser already speaks the lexicon; an LLM parser may not ("place", "voucher").
+    Keywords keep their surface form too when it differs, so FSWW and BM25 see both.
+    """
+    subs: list[SubIntent] = []
+    for sub in intent["sub_intents"]:
+        operation = lexicon.canonical(sub["operation"], "operation") or sub["operation"]
+        target = lexicon.canonical(sub["target"], "object") or sub["target"]
+        keywords: list[str] = []
+        for word in [operation, target, *sub["keywords"]]:
+            if not word:
+                continue
+            canonical = lexicon.canonical(word)
+            keywords.extend([canonical, word] if canonical and canonical != word else [word])
+        entities = {
+            _canonical_key(key, lexicon): value
+            for key, value in (sub.get("entities") or {}).items()
+        }
+        subs.append(
+            {
+                **sub,
+                "operation": operation,
+                "target": target,
+                "keywords": list(dict.fromkeys(keywords)),
+                "entities": entities,
+            }
+        )
+    first = subs[0] if subs else None
+    return {
+        **intent,
+        "sub_intents": subs,
+        "operation": first["operation"] if first else intent["operation"],
+        "target": first["target"] if first else intent["target"],
+    }
+
+
+def _canonical_key(key: str, lexicon: Lexicon) -> str:
+    # Keys that are parameter names (with "_") stay as they are; single nouns are folded,
+    # except "account": an account number is an identifier space of its own.
+    if "_" in key or key == "account":
+        return key
+    return (lexicon.canonical(key, "object") or key).replace(" ", "_")
+
+
+async def normalize(
+    state: ZState, runtime: Runtime[Context], *, lexicon: Lexicon
+) -> dict[str, Any]:
+    """Fold synonyms into canonical terms.
+
+    Reads ``intent``; writes ``intent``.
+    """
+    return {"intent": normalize_intent(state["intent"], lexicon)}

@@ -1,0 +1,99 @@
+"""retrieve: step-wise retrieval, one query per sub-intent, over the joint tool index."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
+
+from nodes.context import Context, resolve_context
+from nodes.state import Candidate, SubIntent, ZState
+from stores.catalog import Catalog
+from stores.index import ToolIndex
+from stores.lexicon import Lexicon
+from stores.retrieval import retrieve as rank_tools
+from stores.tokens import token_ledger
+
+
+def query_for(sub: SubIntent, reformulate: bool, lexicon: Lexicon) -> str:
+    """The text to search with; a reformulation spells out canonical terms and synonyms."""
+    if not reformulate:
+        return sub["text"]
+    words = [sub["operation"], sub["target"], *sub["keywords"]]
+    for term in (sub["operation"], sub["target"]):
+        if term:
+            words.extend(lexicon.synonyms(term)[:3])
+    return " ".join(dict.fromkeys(word for word in words if word))
+
+
+async def retrieve(
+    state: ZState,
+    runtime: Runtime[Context],
+    *,
+    index_factory: Any,
+    catalog_factory: Any,
+    lexicon: Lexicon,
+) -> dict[str, Any]:
+    """Rank candidate tools per sub-intent and keep the top-k.
+
+    Sub-intents listed in ``retry_subintents`` are searched again with a reformulated query;
+    the others keep their candidates. Tools outside the run's environment allow-list never
+    become candidates.
+
+    Reads ``intent``, ``candidates``, ``retry_subintents``, ``excluded_tools``; writes
+    ``candidates``, ``agent_ranking``, ``retrieval_rounds``, ``token_ledger``.
+    """
+    context = resolve_context(runtime)
+    index: ToolIndex = index_factory()
+    catalog: Catalog = catalog_factory()
+    writer = get_stream_writer()
+    retry = set(state.get("retry_subintents") or [])
+    candidates: dict[str, list[Candidate]] = dict(state.get("candidates") or {})
+    agent_ranking: dict[str, list[str]] = dict(state.get("agent_ranking") or {})
+    excluded = state.get("excluded_tools") or {}
+    for sub in state["intent"]["sub_intents"]:
+        if sub["action"] == "direct_answer":
+            continue
+        if sub["id"] in candidates and sub["id"] not in retry:
+            continue
+        query = query_for(sub, sub["id"] in retry, lexicon)
+        result = rank_tools(
+            index,
+            query,
+            sub["keywords"],
+            k_tools=context.top_k + len(excluded.get(sub["id"], [])),
+            k_agents=context.top_k,
+            config=context.retrieval_config(),
+            environments=context.environments or None,
+        )
+        kept = [t for t in result.tools if t.tool_id not in excluded.get(sub["id"], [])]
+        candidates[sub["id"]] = [
+            {
+                "tool_id": t.tool_id,
+                "agent": t.agent,
+                "score": round(t.score, 6),
+                "call_name": catalog.tools[t.tool_id].call_name
+                if t.tool_id in catalog.tools
+                else "",
+            }
+            for t in kept[: context.top_k]
+        ]
+        agent_ranking[sub["id"]] = [a.agent for a in result.agents]
+        writer(
+            {
+                "event": "candidates",
+                "sub_intent": sub["id"],
+                "query": query,
+                "tools": [c["tool_id"] for c in candidates[sub["id"]]],
+            }
+        )
+    tool_ids = {c["tool_id"] for subs in candidates.values() for c in subs}
+    specs = [catalog.tools[t] for t in sorted(tool_ids) if t in catalog.tools]
+    return {
+        "candidates": candidates,
+        "agent_ranking": agent_ranking,
+        "retrieval_rounds": (state.get("retrieval_rounds") or 0) + (1 if retry else 0),
+        "retry_subintents": [],
+        "token_ledger": dict(token_ledger(specs, catalog)),
+    }
