@@ -10,22 +10,30 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from graph.deps import Deps
+from graph.deps import ACTIVE_CATALOG, Deps
+from graph.runner import open_runtime, remember_mcp_config, run_until_done, saved_mcp_config
 from stores.catalog import Catalog, CatalogError
 from stores.embeddings import EmbeddingModelMissing
 from stores.enrich import enrich_catalog
 from stores.retrieval import RetrievalConfig, retrieve
-from stores.settings import apply_offline_environment
+from stores.settings import apply_offline_environment, zspace_home
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEV_CATALOG = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
-ACTIVE_CATALOG = "catalog.json"
 DEMO_SEARCH = "which tools can look up a football player's transfers?"
 
 
-def load_catalogs(paths: Sequence[str]) -> Catalog:
-    """Load and merge catalog files, then fill missing tags offline."""
+def load_catalogs(paths: Sequence[str], mcp_config: str | None = None) -> Catalog:
+    """Load and merge catalog files and the tools of MCP servers, then fill missing tags."""
     catalog = Catalog()
+    if mcp_config:
+        import asyncio
+
+        from stores.mcp_source import load_mcp_catalog
+
+        _, report = asyncio.run(load_mcp_catalog(mcp_config, catalog=catalog))
+        print(str(report))
+        remember_mcp_config(zspace_home(), Path(mcp_config))
     for path in paths:
         catalog.load_file(path)
     enrich_catalog(catalog)
@@ -50,9 +58,12 @@ def _progress_bar(label: str) -> Any:
 
 
 def command_index(args: argparse.Namespace) -> int:
-    """Index catalog files into the joint tool + agent index."""
+    """Index catalog files and MCP servers into the joint tool + agent index."""
     deps = Deps(index_name=args.name)
-    catalog = load_catalogs(args.catalog)
+    if not args.catalog and not args.mcp:
+        print("give catalog files, --mcp CONFIG, or both", file=sys.stderr)
+        return 2
+    catalog = load_catalogs(args.catalog, args.mcp)
     if not catalog.tools:
         print(
             "no tools to index: every tool was quarantined or the catalog is empty", file=sys.stderr
@@ -187,6 +198,77 @@ def command_eval_retrieval(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_run(args: argparse.Namespace) -> int:
+    """Run a request through the whole graph, streaming progress."""
+    import asyncio
+
+    from nodes.context import Context
+
+    context = Context(
+        output_format=args.format,
+        environments=args.env or ["test"],
+        run_id=args.run_id or "",
+        pre_approved=args.yes,
+        model=args.model or "",
+        base_url=args.base_url or "",
+    )
+    deps = Deps()
+    mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
+    quiet = args.json
+
+    def say(line: str) -> None:
+        if not quiet:
+            print(line, flush=True)
+
+    async def go() -> int:
+        async with open_runtime(deps, mcp, args.postgres) as graph:
+            outcome = await run_until_done(
+                graph, {"request": args.request}, args.thread, context, say
+            )
+        values = outcome.values
+        if outcome.interrupt is not None:
+            print(
+                f"waiting for an answer: {outcome.interrupt.get('question')}\n"
+                f"resume with: zspace resume {outcome.thread_id} --answer VALUE"
+            )
+            if args.json:
+                print(
+                    json.dumps(
+                        {"thread_id": outcome.thread_id, "interrupt": outcome.interrupt},
+                        default=str,
+                    )
+                )
+            return 3
+        ledger = values.get("token_ledger") or {}
+        if not quiet:
+            print("\n" + str(values.get("answer", "")))
+            if ledger:
+                print(
+                    f"\ntool context: {ledger['candidate_tokens']} tokens vs "
+                    f"{ledger['all_injection_tokens']} for all {len(deps.get_catalog().tools)} "
+                    f"tools ({100 * ledger['ratio']:.2f} %); thread {outcome.thread_id}, "
+                    f"run {values.get('run_id')}"
+                )
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "thread_id": outcome.thread_id,
+                        "run_id": values.get("run_id"),
+                        "answer": values.get("answer"),
+                        "results": values.get("results"),
+                        "gaps": values.get("gaps"),
+                        "token_ledger": ledger,
+                    },
+                    ensure_ascii=False,
+                    default=str,
+                )
+            )
+        return 0 if not values.get("gaps") else 1
+
+    return asyncio.run(go())
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(
@@ -196,7 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     index = sub.add_parser("index", help="index catalog files (JSON or YAML) into the tool index")
-    index.add_argument("catalog", nargs="+", help="catalog files in the FORMAT.md shape")
+    index.add_argument("catalog", nargs="*", help="catalog files in the FORMAT.md shape")
+    index.add_argument("--mcp", help="an mcpServers JSON config: index every server's tools")
     index.add_argument("--reset", action="store_true", help="drop the index and embed everything")
     index.add_argument("--json", action="store_true", help="last line: one JSON object of counts")
     index.add_argument("--name", default="default", help="index name (default: default)")
@@ -224,6 +307,20 @@ def build_parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--json", action="store_true", help="last line: one JSON object")
     retrieval.set_defaults(handler=command_eval_retrieval)
 
+    run = sub.add_parser("run", help="run a request: parse, retrieve, plan, call tools, answer")
+    run.add_argument("request", help="what to do, in plain language")
+    run.add_argument("--thread", help="thread id (default: a new one); reuse it to continue")
+    run.add_argument("--run-id", help="idempotency scope: the same run id never repeats an effect")
+    run.add_argument("--format", choices=["md", "json", "text"], default="md")
+    run.add_argument("--env", action="append", help="environment allow-list (default: test)")
+    run.add_argument("--mcp", help="mcpServers config (default: the one last indexed)")
+    run.add_argument("--yes", action="store_true", help="pre-approve destructive calls")
+    run.add_argument("--model", help="chat model for the LLM path (needs a key or --base-url)")
+    run.add_argument("--base-url", help="OpenAI-compatible endpoint")
+    run.add_argument("--postgres", help="Postgres URL for checkpoints (default: SQLite)")
+    run.add_argument("--json", action="store_true", help="last line: one JSON object")
+    run.set_defaults(handler=command_run)
+
     demo = sub.add_parser("demo", help="the main job on the embedded default, offline")
     demo.add_argument("--query", default=DEMO_SEARCH, help="the tool search to answer")
     demo.set_defaults(handler=command_demo)
@@ -236,7 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args))
-    except (CatalogError, EmbeddingModelMissing) as exc:
+    except (CatalogError, EmbeddingModelMissing, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from nodes.binding import OWN_IDENTIFIER_SPACES
 from nodes.context import Context
 from stores.catalog import Catalog
 from stores.depgraph import FeedbackStore, ToolDependencyGraph
@@ -128,6 +129,10 @@ class Deps:
                 lexicon = self.get_lexicon()
 
                 def synonyms(word: str) -> str:
+                    # "account" stays an identifier space of its own (account numbers), even
+                    # though the lexicon folds "create an account" into user.
+                    if any(part in OWN_IDENTIFIER_SPACES for part in word.split("_")):
+                        return word
                     return lexicon.canonical(word.replace("_", " ")) or word
 
                 self._graph = ToolDependencyGraph.build(

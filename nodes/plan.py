@@ -28,7 +28,7 @@ from stores.lexicon import Lexicon
 IDEMPOTENCY_PARAM = "idempotency_key"
 OPERATION_MATCH = 2.0
 TARGET_MATCH = 1.5
-UNBOUND_PENALTY = 1.0
+TAG_WEIGHT = 0.5
 
 
 @dataclass
@@ -55,21 +55,25 @@ def callable_in(spec: ToolSpec, environments: Sequence[str] | None) -> bool:
     return spec.side_effect is False
 
 
-def tool_terms(spec: ToolSpec, lexicon: Lexicon) -> tuple[set[str], set[str]]:
-    """Canonical operations and objects a tool is about (name tokens first, then tags)."""
-    operations: set[str] = set()
-    objects: set[str] = set()
-    words = [lemmatize(w) for w in tokenize(spec.name)]
-    for word in words:
+def tool_terms(spec: ToolSpec, lexicon: Lexicon) -> tuple[set[str], set[str], set[str], set[str]]:
+    """Canonical operations and objects a tool is about.
+
+    Returns:
+        ``(name operations, name objects, tag operations, tag objects)``: what the tool's
+        name says weighs more than its tags, which are derived from its description (a
+        "preview_order" tool describes the order it would create, but it creates nothing).
+    """
+    name_operations: set[str] = set()
+    name_objects: set[str] = set()
+    for word in (lemmatize(w) for w in tokenize(spec.name)):
         operation = lexicon.canonical(word, "operation")
         obj = lexicon.canonical(word, "object")
         if operation:
-            operations.add(operation)
+            name_operations.add(operation)
         if obj:
-            objects.add(obj)
-    operations.update(spec.capability_tags[:2])
-    objects.update(spec.entity_tags[:2])
-    return operations, objects
+            name_objects.add(obj)
+    return (name_operations, name_objects, set(spec.capability_tags[:2]),
+            set(spec.entity_tags[:2]))
 
 
 def _required(spec: ToolSpec) -> list[str]:
@@ -169,12 +173,16 @@ class Planner:
             spec = self.catalog.tools.get(candidate["tool_id"])
             if spec is None or spec.id in excluded or not callable_in(spec, environments):
                 continue
-            operations, objects = tool_terms(spec, self.lexicon)
+            name_ops, name_objects, tag_ops, tag_objects = tool_terms(spec, self.lexicon)
             fit = 0.0
-            if sub["operation"] and sub["operation"] in operations:
+            if sub["operation"] and sub["operation"] in name_ops:
                 fit += OPERATION_MATCH
-            if sub["target"] and sub["target"] in objects:
+            elif sub["operation"] and sub["operation"] in tag_ops:
+                fit += OPERATION_MATCH * TAG_WEIGHT
+            if sub["target"] and sub["target"] in name_objects:
                 fit += TARGET_MATCH
+            elif sub["target"] and sub["target"] in tag_objects:
+                fit += TARGET_MATCH * TAG_WEIGHT
             unknown_domain = not sub["operation"] and not sub["target"]
             if fit == 0.0 and not unknown_domain:
                 continue

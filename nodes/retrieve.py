@@ -19,7 +19,9 @@ from stores.tokens import token_ledger
 def query_for(sub: SubIntent, reformulate: bool, lexicon: Lexicon) -> str:
     """The text to search with; a reformulation spells out canonical terms and synonyms."""
     if not reformulate:
-        return sub["text"]
+        # The clause plus its canonical terms: "place an order" also searches "create order".
+        extra = [t for t in (sub["operation"], sub["target"]) if t and t not in sub["text"]]
+        return " ".join([sub["text"], *extra])
     words = [sub["operation"], sub["target"], *sub["keywords"]]
     for term in (sub["operation"], sub["target"]):
         if term:

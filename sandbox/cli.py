@@ -1,8 +1,9 @@
-"""`python -m sandbox serve | reset | catalog`: run, reseed or describe the sandbox."""
+"""`python -m sandbox serve | reset | rows | catalog`: run, reseed, inspect or describe it."""
 
 import argparse
 import ipaddress
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +38,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="HTTP interface (default 127.0.0.1)")
     reset = commands.add_parser("reset", help="drop all data and load the deterministic seed")
     reset.add_argument("--db", type=Path, help="SQLite file (default $ZSPACE_HOME/sandbox.db)")
+    rows = commands.add_parser(
+        "rows", help="row counts per table, or the rows added since an earlier snapshot"
+    )
+    rows.add_argument("--db", type=Path, help="SQLite file (default $ZSPACE_HOME/sandbox.db)")
+    rows.add_argument("--since", type=Path, help="a snapshot written earlier with --snapshot")
+    rows.add_argument("--snapshot", type=Path, help="write the current high-water marks here")
     catalog = commands.add_parser("catalog", help="write the sandbox's tools as a catalog")
     catalog.add_argument("--out", type=Path, help="output file (default: stdout)")
     return parser
@@ -60,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"wrote {args.out}", file=sys.stderr)
         return 0
     db_path: Path = args.db or default_db_path()
+    if args.command == "rows":
+        return _rows(db_path, args.since, args.snapshot)
     if args.command == "reset":
         with Sandbox(db_path) as sandbox:
             sandbox.reset()
@@ -81,4 +90,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     finally:
         sandbox.close()
+    return 0
+
+
+def _high_water_marks(connection: sqlite3.Connection) -> dict[str, int]:
+    tables = [
+        row[0]
+        for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+    ]
+    return {
+        table: int(
+            connection.execute(f'SELECT COALESCE(MAX(rowid), 0) FROM "{table}"').fetchone()[0]
+        )
+        for table in tables
+    }
+
+
+def _rows(db_path: Path, since: Path | None, snapshot: Path | None) -> int:
+    """Print rows added since a snapshot (or counts), read-only."""
+    import json
+
+    if not db_path.exists():
+        print(f"no sandbox database at {db_path}", file=sys.stderr)
+        return 2
+    connection = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        marks = _high_water_marks(connection)
+        if snapshot is not None:
+            snapshot.write_text(json.dumps(marks))
+            return 0
+        before = json.loads(since.read_text()) if since is not None else None
+        for table, mark in marks.items():
+            if table == "idempotency_keys":
+                continue
+            if before is None:
+                count = connection.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
+                print(f"{table}: {count} rows")
+                continue
+            start = int(before.get(table, 0))
+            if mark <= start:
+                continue
+            cursor = connection.execute(f'SELECT * FROM "{table}" WHERE rowid > ?', (start,))
+            columns = [column[0] for column in cursor.description]
+            for row in cursor.fetchall():
+                fields = ", ".join(
+                    f"{name}={value}"
+                    for name, value in zip(columns, row, strict=True)
+                    if value is not None
+                )
+                print(f"  {table}: {fields}")
+    finally:
+        connection.close()
     return 0

@@ -516,7 +516,10 @@ def _check_object_schema(schema: Any, field_name: str, require_object_type: bool
 def _metaschema_check() -> Callable[[Any], Any]:
     # The compiled draft-07 metaschema checks ~50x faster than jsonschema's 2020-12 walk,
     # which matters at thousands of tools; draft-07 accepts the keywords tools use.
-    return fastjsonschema.compile(jsonschema.Draft7Validator.META_SCHEMA)  # type: ignore[no-any-return]
+    # use_default=False: the check must never write the metaschema's defaults into tools.
+    return fastjsonschema.compile(  # type: ignore[no-any-return]
+        jsonschema.Draft7Validator.META_SCHEMA, use_default=False
+    )
 
 
 def _reject_undecodable(value: Any, path: str = "") -> None:

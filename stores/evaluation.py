@@ -56,7 +56,7 @@ class MethodPreset:
 
 def method_presets() -> dict[str, MethodPreset]:
     """Every method of the ablation table, by name; ``default`` is the shipped one."""
-    plain = RetrievalConfig(query_fsww=None)
+    plain = RetrievalConfig()
     presets = [
         MethodPreset(
             "bm25-agents", "BM25 agent-only", replace(plain, method="bm25", scope="agents")

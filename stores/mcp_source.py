@@ -121,7 +121,7 @@ class McpServerDied(ConnectionError):
         super().__init__(
             f"MCP server {server!r} stopped while {request} was in flight ({reason}); the "
             "outcome of that request is unknown: check the target system before repeating "
-            "it. The server is restarted on the next call"
+            "it. The pool restarts the server on the next call while its restart budget lasts"
         )
         self.server = server
         self.request = request
@@ -635,7 +635,7 @@ class _Connection:
             self.mark_lost("session closed")
             if not ready.done():
                 detail = self.describe_loss()
-                if failure is not None and not serving:
+                if failure is not None and not isinstance(failure, McpServerUnavailable):
                     detail = f"it stopped before finishing the MCP handshake: {detail}"
                 ready.set_exception(McpServerUnavailable(self.config.name, detail))
             if serving and not stopped_by_us:
@@ -1085,8 +1085,8 @@ class McpSessionPool:
             if self._closed:
                 raise McpServerUnavailable(server, "the session pool is closed")
             if connection is not None:
+                await connection.close()  # first, so the exit status is known
                 reason = connection.describe_loss()
-                await connection.close()
                 if self.spawns[server] > self.max_restarts:
                     self._event(server, "restart_refused", reason)
                     raise McpServerUnavailable(

@@ -26,7 +26,7 @@ from stores.index import EntryKind, Hit, ToolIndex
 
 Method = Literal["bm25", "dense", "hybrid", "hierarchical"]
 Scope = Literal["joint", "tools", "agents"]
-Fusion = Literal["rrf", "weighted"]
+Fusion = Literal["rrf", "weighted", "zscore"]
 
 
 @dataclass(frozen=True)
@@ -35,11 +35,11 @@ class RetrievalConfig:
 
     method: Method = "hybrid"
     scope: Scope = "joint"
-    fusion: Fusion = "rrf"
+    fusion: Fusion = "zscore"
     rrf_k: int = 60
-    dense_weight: float = 0.5
+    dense_weight: float = 0.3
     candidates: int = 100
-    query_fsww: FSWWParams | None = field(default_factory=FSWWParams)
+    query_fsww: FSWWParams | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,34 @@ def weighted_fusion(dense: Sequence[Hit], lexical: Sequence[Hit], dense_weight: 
     return [Hit(i, s) for i, s in sorted(fused.items(), key=lambda item: -item[1])]
 
 
+def zscore_fusion(dense: Sequence[Hit], lexical: Sequence[Hit], dense_weight: float) -> list[Hit]:
+    """Fuse by a weighted sum of z-scored scores; an entry absent from one list gets that
+    list's lowest z-score (it ranked below everything retrieved there).
+
+    Z-scores keep how far a hit stands out from the rest, which min-max scaling loses when
+    one outlier sets the range; on StableToolBench this was the best fusion measured.
+    """
+
+    def standardized(hits: Sequence[Hit]) -> dict[str, float]:
+        if not hits:
+            return {}
+        values = np.array([h.score for h in hits], dtype=np.float64)
+        spread = float(values.std()) or 1.0
+        mean = float(values.mean())
+        return {h.entry_id: (h.score - mean) / spread for h in hits}
+
+    dense_z, lexical_z = standardized(dense), standardized(lexical)
+    dense_floor = min(dense_z.values(), default=0.0)
+    lexical_floor = min(lexical_z.values(), default=0.0)
+    ids = list(dict.fromkeys([h.entry_id for h in dense] + [h.entry_id for h in lexical]))
+    fused = {
+        i: dense_weight * dense_z.get(i, dense_floor)
+        + (1 - dense_weight) * lexical_z.get(i, lexical_floor)
+        for i in ids
+    }
+    return [Hit(i, s) for i, s in sorted(fused.items(), key=lambda item: -item[1])]
+
+
 def tool_to_agent(entities: Sequence[Hit], index: ToolIndex, k: int) -> list[RankedAgent]:
     """Algorithm 1 of Tool-to-Agent Retrieval: first ``k`` unique owners down the ranking."""
     agents: list[RankedAgent] = []
@@ -168,9 +196,11 @@ def retrieve(
         }[config.scope]  # type: ignore[assignment]
         entities = _rank_entities(index, query, vector, n, kinds, environments, config)
         agents = tool_to_agent(entities, index, k_agents)
+        # The joint ranking already orders the tools: filtering it costs nothing, where a
+        # second tool-only search would double the latency.
         tool_hits = (
-            entities
-            if config.scope == "tools"
+            [h for h in entities if h.entry_id.startswith("tool:")]
+            if config.scope != "agents"
             else _rank_entities(index, query, vector, n, ("tool",), environments, config)
         )
         tools = [
@@ -210,6 +240,8 @@ def _rank_entities(
         return lexical
     if config.fusion == "weighted":
         return weighted_fusion(dense, lexical, config.dense_weight)[:n]
+    if config.fusion == "zscore":
+        return zscore_fusion(dense, lexical, config.dense_weight)[:n]
     return reciprocal_rank_fusion([dense, lexical], config.rrf_k)[:n]
 
 

@@ -238,3 +238,11 @@ def test_dev_catalog_loads_completely() -> None:
     assert len(catalog.tools) + len(catalog.quarantined) == 2490
     assert len(catalog.tools) >= 2480
     assert all(re.match(r"^[A-Za-z0-9_-]{1,64}$", t.call_name) for t in catalog.tools.values())
+
+
+def test_validation_never_rewrites_a_tool_schema() -> None:
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    catalog = Catalog()
+    spec = catalog.add_raw_tool({"name": "t", "agent": "a", "input_schema": schema}, source="t")
+    assert spec is not None
+    assert spec.input_schema == {"type": "object", "properties": {"q": {"type": "string"}}}
