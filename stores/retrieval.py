@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -111,8 +111,10 @@ def weighted_fusion(dense: Sequence[Hit], lexical: Sequence[Hit], dense_weight: 
 
 
 def zscore_fusion(dense: Sequence[Hit], lexical: Sequence[Hit], dense_weight: float) -> list[Hit]:
-    """Fuse by a weighted sum of z-scored scores; an entry absent from one list gets that
-    list's lowest z-score (it ranked below everything retrieved there).
+    """Fuse by a weighted sum of z-scored scores.
+
+    An entry absent from one list gets that list's lowest z-score (it ranked below everything
+    retrieved there).
 
     Z-scores keep how far a hit stands out from the rest, which min-max scaling loses when
     one outlier sets the range; on StableToolBench this was the best fusion measured.
