@@ -20,7 +20,6 @@ from stores.settings import apply_offline_environment, zspace_home
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEV_CATALOG = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
-DEMO_SEARCH = "which tools can look up a football player's transfers?"
 
 
 def load_catalogs(paths: Sequence[str], mcp_config: str | None = None) -> Catalog:
@@ -138,19 +137,64 @@ def command_search(args: argparse.Namespace) -> int:
     return 0
 
 
+DEMO_REQUEST = (
+    "create a test product, place an order using account 123456, and advance the order "
+    "status to pending payment"
+)
+SANDBOX_MCP = REPO_ROOT / "sandbox" / "data" / "mcp.json"
+NEAR_MISSES = REPO_ROOT / "sandbox" / "data" / "near_misses.json"
+
+
+def _sandbox(*args: str) -> str:
+    """Run the sandbox's own CLI (zspace reaches the sandbox only as a separate system)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "sandbox", *args], capture_output=True,
+                          text=True, check=True)
+    return done.stdout
+
+
 def command_demo(args: argparse.Namespace) -> int:
-    """Index the development catalog and answer a tool search."""
-    if not DEV_CATALOG.is_file():
-        print(f"the development catalog is missing: {DEV_CATALOG}", file=sys.stderr)
-        return 2
+    """The main job on the embedded default: sandbox over MCP, index, run, run again."""
+    import tempfile
+    import uuid
+
+    for path in (DEV_CATALOG, SANDBOX_MCP, NEAR_MISSES):
+        if not path.is_file():
+            print(f"missing demo input: {path}", file=sys.stderr)
+            return 2
     started = time.perf_counter()
-    print(f"== indexing {DEV_CATALOG.relative_to(REPO_ROOT)}")
-    command_index(
-        argparse.Namespace(catalog=[str(DEV_CATALOG)], reset=False, json=False, name="default")
-    )
-    print(f"\n== tool search ({time.perf_counter() - started:.1f} s so far)")
-    return command_search(
-        argparse.Namespace(query=args.query, k=5, json=False, env=[], name="default")
+    home = zspace_home()
+    print(f"== 1/5 sandbox: fresh test-data database at {home / 'sandbox.db'}")
+    _sandbox("reset")
+    print("\n== 2/5 index: StableToolBench's 2,490 real tools + near misses + the sandbox's "
+          "tools listed live over MCP")
+    command_index(argparse.Namespace(catalog=[str(DEV_CATALOG), str(NEAR_MISSES)],
+                                     mcp=str(SANDBOX_MCP), reset=False, json=False,
+                                     name="default"))
+    run_id = f"demo-{uuid.uuid4().hex[:8]}"
+    with tempfile.TemporaryDirectory() as scratch:
+        marks = Path(scratch) / "before.json"
+        _sandbox("rows", "--snapshot", str(marks))
+        print(f"\n== 3/5 run ({time.perf_counter() - started:.1f} s so far): {args.request}")
+        status = command_run(_run_args(args.request, run_id))
+        print("\n== 4/5 rows this run created in the sandbox")
+        created = _sandbox("rows", "--since", str(marks))
+        print(created.rstrip() or "  (none)")
+        _sandbox("rows", "--snapshot", str(marks))
+        print(f"\n== 5/5 the same request again with the same run id ({run_id}) on a new "
+              "thread: recorded effects are replayed, not repeated")
+        command_run(_run_args(args.request, run_id))
+        again = _sandbox("rows", "--since", str(marks)).strip()
+        print("\nrows created by the second run: " + ("none" if not again else "\n" + again))
+    print(f"\ndemo finished in {time.perf_counter() - started:.1f} s")
+    return status if not again else 1
+
+
+def _run_args(request: str, run_id: str) -> argparse.Namespace:
+    return argparse.Namespace(
+        request=request, thread=None, run_id=run_id, format="md", env=None, mcp=None,
+        yes=False, model=None, base_url=None, postgres=None, json=False,
     )
 
 
@@ -322,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=command_run)
 
     demo = sub.add_parser("demo", help="the main job on the embedded default, offline")
-    demo.add_argument("--query", default=DEMO_SEARCH, help="the tool search to answer")
+    demo.add_argument("--request", default=DEMO_REQUEST, help="the request to run")
     demo.set_defaults(handler=command_demo)
     return parser
 
