@@ -11,12 +11,13 @@ from stores.settings import apply_offline_environment
 
 def main(argv: list[str] | None = None) -> int:
     apply_offline_environment()
-    from bench import embed, retrieval
+    from bench import embed, pipeline, retrieval
 
     runners: dict[str, Callable[[list[str]], int]] = {
         "embed": embed.main,
         "retrieval": retrieval.main,
         "ablation": retrieval.ablation_main,
+        "pipeline": pipeline.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])

@@ -20,14 +20,20 @@ IDENTIFIER_SUFFIXES = ("_id", "_number", "_no", "_code", "_key", "_ref", "id", "
 OWN_IDENTIFIER_SPACES = frozenset({"account"})
 
 
-def param_bases(param: str, lexicon: Lexicon) -> list[str]:
-    """Names under which a parameter's value may appear among the named entities."""
+def plain_bases(param: str) -> list[str]:
+    """A parameter's name, lower-cased, and without an identifier suffix (no lexicon)."""
     lowered = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", param).lower()
     bases = [param, lowered]
     for suffix in IDENTIFIER_SUFFIXES:
         if lowered.endswith(suffix) and len(lowered) > len(suffix):
             bases.append(lowered[: -len(suffix)].rstrip("_"))
             break
+    return list(dict.fromkeys(bases))
+
+
+def param_bases(param: str, lexicon: Lexicon) -> list[str]:
+    """Names under which a parameter's value may appear among the named entities."""
+    bases = plain_bases(param)
     canonical = []
     for base in bases:
         if base in OWN_IDENTIFIER_SPACES:

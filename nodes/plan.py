@@ -17,7 +17,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.binding import coerce_to_schema, enum_mentioned, find_named_value
+from nodes.binding import (
+    OWN_IDENTIFIER_SPACES,
+    coerce_to_schema,
+    enum_mentioned,
+    find_named_value,
+    plain_bases,
+)
 from nodes.context import Context, resolve_context
 from nodes.state import ArgSource, Candidate, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog import Catalog, ToolSpec
@@ -99,7 +105,6 @@ class Planner:
         self.graph = graph
         self.lexicon = lexicon
         self.context = context
-        self._params: set[str] | None = None
 
     def plan(
         self,
@@ -194,12 +199,24 @@ class Planner:
         best = scored[0]
         return best[2], best[0]
 
-    def _parameter_names(self) -> set[str]:
-        if self._params is None:
-            self._params = {
-                param for spec in self.catalog.tools.values() for param in _properties(spec)
-            }
-        return self._params
+    def _fillable_parameters(self, named: Mapping[str, Any]) -> set[str]:
+        """Catalog parameters the user's named values can fill (``account`` → ``account_number``).
+
+        Parameters are indexed once per catalog by their plain base name, so this costs a few
+        dictionary look-ups per value instead of a lexicon pass over every parameter.
+        """
+        by_base = _parameters_by_base(self.catalog)
+        fillable: set[str] = set()
+        for key in named:
+            lowered = str(key).lower()
+            keys = {lowered}
+            if lowered not in OWN_IDENTIFIER_SPACES:
+                canonical = self.lexicon.canonical(lowered.replace("_", " "), "object")
+                if canonical:
+                    keys.add(canonical.replace(" ", "_"))
+            for base in keys:
+                fillable.update(by_base.get(base, ()))
+        return fillable
 
     # -------------------------------------------------------------- navigator
     def _bind_call(
@@ -339,11 +356,7 @@ class Planner:
     ) -> tuple[list[PlannedCall], list[str]]:
         named = {**(intent["entities"].get("named") or {}), **(sub.get("entities") or {})}
         # The graph speaks parameter names: say which parameters the user's values can fill.
-        available = set(args) | {
-            param
-            for param in self._parameter_names()
-            if find_named_value(param, named, self.lexicon)[0]
-        }
+        available = set(args) | self._fillable_parameters(named)
         try:
             steps = self.graph.plan_inputs(spec.id, available)
         except NoChainFound as exc:
@@ -398,6 +411,23 @@ class Planner:
                     pending_feeds.setdefault(feed.target, {})[feed.param] = source
         still_missing = [p for p in missing if p not in args]
         return calls, still_missing
+
+
+_PARAMETER_INDEX: dict[int, tuple[int, dict[str, set[str]]]] = {}
+
+
+def _parameters_by_base(catalog: Catalog) -> dict[str, set[str]]:
+    """Every input parameter of the catalog under its name and its name without an id suffix."""
+    cached = _PARAMETER_INDEX.get(id(catalog))
+    if cached is not None and cached[0] == len(catalog.tools):
+        return cached[1]
+    index: dict[str, set[str]] = {}
+    for spec in catalog.tools.values():
+        for param in _properties(spec):
+            for base in plain_bases(param):
+                index.setdefault(base, set()).add(param)
+    _PARAMETER_INDEX[id(catalog)] = (len(catalog.tools), index)
+    return index
 
 
 def _identical_call(

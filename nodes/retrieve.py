@@ -12,6 +12,7 @@ from nodes.state import Candidate, SubIntent, ZState
 from stores.catalog import Catalog
 from stores.index import ToolIndex
 from stores.lexicon import Lexicon
+from stores.retrieval import embed_queries
 from stores.retrieval import retrieve as rank_tools
 from stores.tokens import token_ledger
 
@@ -54,20 +55,28 @@ async def retrieve(
     candidates: dict[str, list[Candidate]] = dict(state.get("candidates") or {})
     agent_ranking: dict[str, list[str]] = dict(state.get("agent_ranking") or {})
     excluded = state.get("excluded_tools") or {}
-    for sub in state["intent"]["sub_intents"]:
-        if sub["action"] == "direct_answer":
-            continue
-        if sub["id"] in candidates and sub["id"] not in retry:
-            continue
-        query = query_for(sub, sub["id"] in retry, lexicon)
+    todo = [
+        sub
+        for sub in state["intent"]["sub_intents"]
+        if sub["action"] != "direct_answer" and (sub["id"] not in candidates or sub["id"] in retry)
+    ]
+    queries = [query_for(sub, sub["id"] in retry, lexicon) for sub in todo]
+    config = context.retrieval_config()
+    vectors = (
+        embed_queries(index, queries, [sub["keywords"] for sub in todo], config.query_fsww)
+        if config.method != "bm25"
+        else [None] * len(todo)
+    )
+    for sub, query, vector in zip(todo, queries, vectors, strict=True):
         result = rank_tools(
             index,
             query,
             sub["keywords"],
             k_tools=context.top_k + len(excluded.get(sub["id"], [])),
             k_agents=context.top_k,
-            config=context.retrieval_config(),
+            config=config,
             environments=context.environments or None,
+            query_vector=vector,
         )
         kept = [t for t in result.tools if t.tool_id not in excluded.get(sub["id"], [])]
         candidates[sub["id"]] = [

@@ -74,11 +74,30 @@ def embed_query(
     index: ToolIndex, query: str, keywords: Sequence[str], fsww: FSWWParams | None
 ) -> np.ndarray:
     """Query vector: FSWW(query, keywords) in one encoder call, or the plain embedding."""
-    if fsww is None or not keywords:
-        vectors = index.embedder.embed([query])
-    else:
-        vectors = fsww_embed(index.embedder, [query], [list(keywords)], fsww, index.keyword_cache)
+    vectors: np.ndarray = embed_queries(index, [query], [keywords], fsww)
     return np.asarray(vectors[0], dtype=np.float32)
+
+
+def embed_queries(
+    index: ToolIndex,
+    queries: Sequence[str],
+    keyword_lists: Sequence[Sequence[str]],
+    fsww: FSWWParams | None,
+) -> np.ndarray:
+    """Vectors of several queries (a request's sub-intents) in one encoder call."""
+    if not queries:
+        return np.zeros((0, index.embedder.dim), dtype=np.float32)
+    if fsww is None or not any(keyword_lists):
+        vectors = index.embedder.embed(list(queries))
+    else:
+        vectors = fsww_embed(
+            index.embedder,
+            list(queries),
+            [list(k) for k in keyword_lists],
+            fsww,
+            index.keyword_cache,
+        )
+    return np.asarray(vectors, dtype=np.float32)
 
 
 def reciprocal_rank_fusion(rankings: Sequence[Sequence[Hit]], k: int = 60) -> list[Hit]:
@@ -164,6 +183,7 @@ def retrieve(
     k_agents: int = 5,
     config: RetrievalConfig | None = None,
     environments: Sequence[str] | None = None,
+    query_vector: np.ndarray | None = None,
 ) -> RetrievalResult:
     """Rank tools and agents for one query.
 
@@ -176,14 +196,16 @@ def retrieve(
         config: the ranking method; defaults to the measured best.
         environments: allow-list; tools tagged with another environment never appear.
             Untagged tools pass. None means no filter.
+        query_vector: the query's vector when the caller embedded it already (a batch of
+            sub-intents in one encoder call); computed here otherwise.
 
     Returns:
         Ranked tools, ranked agents and the fused entity ranking.
     """
     config = config or RetrievalConfig()
     started = time.perf_counter()
-    vector: np.ndarray | None = None
-    if config.method != "bm25":
+    vector: np.ndarray | None = query_vector
+    if config.method != "bm25" and vector is None:
         vector = embed_query(index, query, keywords, config.query_fsww)
     embedded = time.perf_counter()
     n = max(config.candidates, k_tools, k_agents)
