@@ -11,10 +11,11 @@ from stores.settings import apply_offline_environment
 
 def main(argv: list[str] | None = None) -> int:
     apply_offline_environment()
-    from bench import embed, pipeline, retrieval
+    from bench import embed, indexing, pipeline, retrieval
 
     runners: dict[str, Callable[[list[str]], int]] = {
         "embed": embed.main,
+        "indexing": indexing.main,
         "retrieval": retrieval.main,
         "ablation": retrieval.ablation_main,
         "pipeline": pipeline.main,
