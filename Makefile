@@ -59,8 +59,9 @@ test: $(STAMP) ## everything CI checks: lint, types, unit + integration tests, n
 bench: $(STAMP) ## run every benchmark and rewrite bench/results/
 	$(BIN)/python -m bench all
 
-studio: $(STAMP) ## LangGraph Studio against a local dev server
-	$(BIN)/langgraph dev --no-browser --port 2024
+studio: $(STAMP) ## LangGraph Studio against a local dev server (indexes the sandbox first)
+	@test -f "$${ZSPACE_HOME:-.zspace}/catalog.json" || $(BIN)/zspace index --mcp sandbox/data/mcp.json
+	$(BIN)/langgraph dev --no-browser --port 2024 --allow-blocking
 
 clean: ## remove the venv and everything zspace wrote
 	rm -rf $(VENV) .zspace .langgraph_api
