@@ -11,7 +11,7 @@ from stores.settings import apply_offline_environment
 
 def main(argv: list[str] | None = None) -> int:
     apply_offline_environment()
-    from bench import embed, indexing, pipeline, retrieval
+    from bench import crash, embed, faults, indexing, pipeline, retrieval
 
     runners: dict[str, Callable[[list[str]], int]] = {
         "embed": embed.main,
@@ -19,6 +19,8 @@ def main(argv: list[str] | None = None) -> int:
         "retrieval": retrieval.main,
         "ablation": retrieval.ablation_main,
         "pipeline": pipeline.main,
+        "crash": crash.main,
+        "faults": faults.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])

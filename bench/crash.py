@@ -223,9 +223,11 @@ def reference_runs(setup: Setup, say: Any) -> None:
         if code != 0 or final.get("gaps") or any(
             r["status"] != "ok" for r in final.get("results", {}).values()
         ):
+            stderr_path = run_dir / "child-stderr.txt"
+            stderr = stderr_path.read_text()[-2000:] if stderr_path.exists() else ""
             raise RuntimeError(
                 f"the reference run of {request!r} did not finish cleanly (exit {code}): "
-                f"{json.dumps(final)[:2000]} {(run_dir / 'child-stderr.txt').read_text()[-2000:] if (run_dir / 'child-stderr.txt').exists() else ''}"
+                f"{json.dumps(final)[:2000]} {stderr}"
             )
         after = table_counts(run_dir / "sandbox.db")
         setup.expected[request] = {t: after[t] - base.get(t, 0) for t in after}

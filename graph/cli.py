@@ -1,4 +1,4 @@
-"""The ``zspace`` command: index catalogs, search tools, evaluate, run requests, demo."""
+"""The ``zspace`` command: index, search, run, resume, threads, mcp, demo, eval."""
 
 from __future__ import annotations
 
@@ -11,10 +11,20 @@ from pathlib import Path
 from typing import Any
 
 from graph.deps import ACTIVE_CATALOG, Deps
-from graph.runner import open_runtime, remember_mcp_config, run_until_done, saved_mcp_config
+from graph.runner import (
+    RunOutcome,
+    configured_postgres_url,
+    list_threads,
+    open_checkpointer,
+    open_runtime,
+    remember_mcp_config,
+    run_until_done,
+    saved_mcp_config,
+)
 from stores.catalog import Catalog, CatalogError
 from stores.embeddings import EmbeddingModelMissing
 from stores.enrich import enrich_catalog
+from stores.ledger import RunConflict, RunLeaseHeld
 from stores.retrieval import RetrievalConfig, retrieve
 from stores.settings import apply_offline_environment, zspace_home
 
@@ -242,75 +252,187 @@ def command_eval_retrieval(args: argparse.Namespace) -> int:
     return 0
 
 
-def command_run(args: argparse.Namespace) -> int:
-    """Run a request through the whole graph, streaming progress."""
-    import asyncio
-
+def _context(args: argparse.Namespace) -> Any:
     from nodes.context import Context
 
-    context = Context(
+    return Context(
         output_format=args.format,
         environments=args.env or ["test"],
-        run_id=args.run_id or "",
+        run_id=getattr(args, "run_id", None) or "",
         pre_approved=args.yes,
         model=args.model or "",
         base_url=args.base_url or "",
     )
+
+
+def _report(outcome: RunOutcome, deps: Deps, args: argparse.Namespace) -> int:
+    """Print how a run ended; exit 0 done, 1 done with gaps, 3 waiting for an answer."""
+    values = outcome.values
+    if outcome.interrupt is not None:
+        verb = (
+            "--approve or --reject" if outcome.interrupt.get("type") == "approval"
+            else "--answer VALUE"
+        )
+        print(
+            f"waiting for an answer: {outcome.interrupt.get('question')}\n"
+            f"resume with: zspace resume {outcome.thread_id} {verb}"
+        )
+        if args.json:
+            print(
+                json.dumps(
+                    {"thread_id": outcome.thread_id, "interrupt": outcome.interrupt},
+                    default=str,
+                )
+            )
+        return 3
+    ledger = values.get("token_ledger") or {}
+    if not args.json:
+        print("\n" + str(values.get("answer", "")))
+        if ledger:
+            print(
+                f"\ntool context: {ledger['candidate_tokens']} tokens vs "
+                f"{ledger['all_injection_tokens']} for all {len(deps.get_catalog().tools)} "
+                f"tools ({100 * ledger['ratio']:.2f} %); thread {outcome.thread_id}, "
+                f"run {values.get('run_id')}"
+            )
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "thread_id": outcome.thread_id,
+                    "run_id": values.get("run_id"),
+                    "answer": values.get("answer"),
+                    "results": values.get("results"),
+                    "gaps": values.get("gaps"),
+                    "token_ledger": ledger,
+                },
+                ensure_ascii=False,
+                default=str,
+            )
+        )
+    return 0 if not values.get("gaps") else 1
+
+
+def _say(args: argparse.Namespace) -> Any:
+    def say(line: str) -> None:
+        if not args.json:
+            print(line, flush=True)
+
+    return say
+
+
+def command_run(args: argparse.Namespace) -> int:
+    """Run a request through the whole graph, streaming progress."""
+    import asyncio
+
+    context = _context(args)
     deps = Deps()
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
-    quiet = args.json
-
-    def say(line: str) -> None:
-        if not quiet:
-            print(line, flush=True)
 
     async def go() -> int:
         async with open_runtime(deps, mcp, args.postgres) as graph:
             outcome = await run_until_done(
-                graph, {"request": args.request}, args.thread, context, say
+                graph, {"request": args.request}, args.thread, context, _say(args)
             )
-        values = outcome.values
-        if outcome.interrupt is not None:
-            print(
-                f"waiting for an answer: {outcome.interrupt.get('question')}\n"
-                f"resume with: zspace resume {outcome.thread_id} --answer VALUE"
-            )
-            if args.json:
-                print(
-                    json.dumps(
-                        {"thread_id": outcome.thread_id, "interrupt": outcome.interrupt},
-                        default=str,
+        return _report(outcome, deps, args)
+
+    with _lease(deps, args.run_id or args.thread):
+        return asyncio.run(go())
+
+
+def _lease(deps: Deps, key: str | None) -> Any:
+    """One process per run: hold the run's lease (a fresh thread needs none)."""
+    import contextlib
+
+    if not key:
+        return contextlib.nullcontext()
+    return deps.get_ledger().run_lease(key)
+
+
+def command_resume(args: argparse.Namespace) -> int:
+    """Continue an interrupted thread with an answer, an approval or a rejection."""
+    import asyncio
+
+    from langgraph.types import Command
+
+    from graph.runner import ask_on_terminal, summarize_thread
+
+    context = _context(args)
+    deps = Deps()
+    mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
+
+    async def go() -> int:
+        async with open_runtime(deps, mcp, args.postgres) as graph:
+            summary = await summarize_thread(graph, args.thread)
+            if summary.status == "empty":
+                print(f"no thread {args.thread!r} in the checkpointer", file=sys.stderr)
+                return 2
+            if summary.status == "done":
+                print(f"thread {args.thread} is done; nothing to resume")
+                return 0
+            reply: Any
+            if summary.status != "waiting for input":
+                reply = None  # stopped or failed: run again from the last checkpoint
+            elif args.approve or args.reject:
+                reply = bool(args.approve)
+            elif args.answer is not None:
+                reply = args.answer
+            else:
+                reply = ask_on_terminal(summary.interrupt or {})
+                if reply is None:
+                    print(
+                        f"thread {args.thread} waits for: {summary.question}\n"
+                        f"give --answer VALUE (or --approve / --reject)",
+                        file=sys.stderr,
                     )
-                )
-            return 3
-        ledger = values.get("token_ledger") or {}
-        if not quiet:
-            print("\n" + str(values.get("answer", "")))
-            if ledger:
-                print(
-                    f"\ntool context: {ledger['candidate_tokens']} tokens vs "
-                    f"{ledger['all_injection_tokens']} for all {len(deps.get_catalog().tools)} "
-                    f"tools ({100 * ledger['ratio']:.2f} %); thread {outcome.thread_id}, "
-                    f"run {values.get('run_id')}"
-                )
+                    return 3
+            payload: Any = Command(resume=reply) if reply is not None else None
+            outcome = await run_until_done(graph, payload, args.thread, context, _say(args))
+        return _report(outcome, deps, args)
+
+    with _lease(deps, args.thread):
+        return asyncio.run(go())
+
+
+def command_threads(args: argparse.Namespace) -> int:
+    """List the runs in the checkpointer with their status and pending question."""
+    import asyncio
+
+    from graph.builder import build_graph
+
+    deps = Deps()
+
+    async def go() -> int:
+        async with open_checkpointer(deps, args.postgres) as saver:
+            graph = build_graph(deps).compile(checkpointer=saver)
+            summaries = await list_threads(saver, graph, limit=args.limit)
         if args.json:
+            print(json.dumps([s.to_dict() for s in summaries], ensure_ascii=False, default=str))
+            return 0
+        if not summaries:
+            where = "Postgres" if configured_postgres_url(args.postgres) else deps.get_home()
+            print(f"no threads yet ({where})")
+            return 0
+        print(f"{'thread':<16} {'status':<18} {'last step':<16} {'updated':<20} request")
+        for s in summaries:
             print(
-                json.dumps(
-                    {
-                        "thread_id": outcome.thread_id,
-                        "run_id": values.get("run_id"),
-                        "answer": values.get("answer"),
-                        "results": values.get("results"),
-                        "gaps": values.get("gaps"),
-                        "token_ledger": ledger,
-                    },
-                    ensure_ascii=False,
-                    default=str,
-                )
+                f"{s.thread_id:<16} {s.status:<18} {s.last_step[:16]:<16} "
+                f"{s.updated_at[:19]:<20} {s.request[:60]}"
             )
-        return 0 if not values.get("gaps") else 1
+            if s.question:
+                print(f"{'':<16} ? {s.question}")
+            if s.error:
+                print(f"{'':<16} ! {s.error[:200]}")
+        return 0
 
     return asyncio.run(go())
+
+
+def command_mcp(args: argparse.Namespace) -> int:
+    """Serve zspace itself over MCP (stdio): search_tools, run_request, resume_run."""
+    from graph.mcp_server import main as serve
+
+    return serve()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -361,9 +483,38 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--yes", action="store_true", help="pre-approve destructive calls")
     run.add_argument("--model", help="chat model for the LLM path (needs a key or --base-url)")
     run.add_argument("--base-url", help="OpenAI-compatible endpoint")
-    run.add_argument("--postgres", help="Postgres URL for checkpoints (default: SQLite)")
+    run.add_argument(
+        "--postgres",
+        help="Postgres URL for checkpoints and the call ledger (default: $ZSPACE_POSTGRES_URL, "
+        "else SQLite under ZSPACE_HOME)",
+    )
     run.add_argument("--json", action="store_true", help="last line: one JSON object")
     run.set_defaults(handler=command_run)
+
+    resume = sub.add_parser("resume", help="continue an interrupted run (answer, approve, reject)")
+    resume.add_argument("thread", help="the thread id `zspace run` or `zspace threads` printed")
+    answer = resume.add_mutually_exclusive_group()
+    answer.add_argument("--answer", help="the value the run asked for")
+    answer.add_argument("--approve", action="store_true", help="approve the pending calls")
+    answer.add_argument("--reject", action="store_true", help="reject the pending calls")
+    resume.add_argument("--format", choices=["md", "json", "text"], default="md")
+    resume.add_argument("--env", action="append", help="environment allow-list (default: test)")
+    resume.add_argument("--mcp", help="mcpServers config (default: the one last indexed)")
+    resume.add_argument("--yes", action="store_true", help="pre-approve later destructive calls")
+    resume.add_argument("--model", help="chat model for the LLM path")
+    resume.add_argument("--base-url", help="OpenAI-compatible endpoint")
+    resume.add_argument("--postgres", help="Postgres URL (default: $ZSPACE_POSTGRES_URL)")
+    resume.add_argument("--json", action="store_true", help="last line: one JSON object")
+    resume.set_defaults(handler=command_resume)
+
+    threads = sub.add_parser("threads", help="list runs: done / waiting for input / failed")
+    threads.add_argument("--limit", type=int, default=50, help="most recent N threads")
+    threads.add_argument("--postgres", help="Postgres URL (default: $ZSPACE_POSTGRES_URL)")
+    threads.add_argument("--json", action="store_true", help="print one JSON list")
+    threads.set_defaults(handler=command_threads)
+
+    mcp = sub.add_parser("mcp", help="serve zspace over MCP (stdio): search_tools, run_request")
+    mcp.set_defaults(handler=command_mcp)
 
     demo = sub.add_parser("demo", help="the main job on the embedded default, offline")
     demo.add_argument("--request", default=DEMO_REQUEST, help="the request to run")
@@ -380,6 +531,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CatalogError, EmbeddingModelMissing, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except (RunLeaseHeld, RunConflict) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 4
 
 
 if __name__ == "__main__":

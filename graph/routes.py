@@ -8,8 +8,7 @@ from typing import Any, Literal
 from langgraph.graph import END
 from langgraph.types import Send
 
-from nodes.context import resolve_context
-from nodes.execute import pending_approvals, wave
+from nodes.execute import request_fingerprint, request_preview, wave
 from nodes.state import ZState
 
 
@@ -33,15 +32,15 @@ def route_after_plan(
     return "check_alignment"
 
 
-def route_wave(
-    state: ZState, runtime: Any = None
-) -> list[Send] | Literal["approve", "check_alignment"]:
-    """Fan the ready calls out in parallel, stop for approval, or finish the plan."""
-    context = resolve_context(runtime)
+def route_wave(state: ZState) -> list[Send] | Literal["approve", "check_alignment"]:
+    """Fan the ready calls out in parallel, stop for approval, or finish the plan.
+
+    ``awaiting_approval`` is set by the ``execute`` node, which knows the run's policy.
+    """
     ready, _ = wave(state)
     if not ready:
         return "check_alignment"
-    if pending_approvals(state, context):
+    if state.get("awaiting_approval"):
         return "approve"
     results: Mapping[str, Any] = state.get("results") or {}
     return [
@@ -52,6 +51,8 @@ def route_wave(
                 "results": {d: results[d] for d in call["depends_on"]},
                 "run_id": state.get("run_id") or "",
                 "approvals": state.get("approvals") or {},
+                "request_hash": request_fingerprint(state),
+                "request_preview": request_preview(state),
             },
         )
         for call in ready

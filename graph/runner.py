@@ -1,8 +1,18 @@
-"""Running the graph from the command line: checkpointer, MCP sessions, streaming, interrupts."""
+"""Running the graph outside Studio: checkpointer, MCP sessions, streaming, interrupts, threads.
+
+- :func:`open_runtime` compiles the graph with a durable checkpointer (SQLite under the home,
+  or Postgres when ``ZSPACE_POSTGRES_URL`` / a URL is given, with the call ledger in the same
+  database) and the MCP sessions of the servers that were indexed.
+- :func:`stream_run` / :func:`run_until_done` run or resume a thread, streaming the typed
+  events of ``graph.events``; :func:`run_config` names the run for LangSmith traces.
+- :func:`list_threads` reads every thread's status back from the checkpointer.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import sys
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -15,10 +25,12 @@ from langgraph.types import Command
 
 from graph.builder import build_graph
 from graph.deps import Deps
+from graph.events import describe_event
 from nodes.context import Context
 from stores.checkpoint import postgres_checkpointer, sqlite_checkpointer
 
 MCP_CONFIG_POINTER = "mcp_config.json"
+POSTGRES_URL_VARIABLE = "ZSPACE_POSTGRES_URL"
 
 Printer = Callable[[str], None]
 
@@ -37,14 +49,78 @@ def remember_mcp_config(home: Path, config: Path) -> None:
     (home / MCP_CONFIG_POINTER).write_text(json.dumps({"path": str(config.resolve())}))
 
 
+def configured_postgres_url(explicit: str | None = None) -> str | None:
+    """The Postgres URL to use: the explicit one, else ``ZSPACE_POSTGRES_URL``, else None."""
+    return explicit or os.environ.get(POSTGRES_URL_VARIABLE) or None
+
+
+class SavedMcpBackend:
+    """An executor backend for long-lived servers (``langgraph dev``, ``zspace mcp``).
+
+    It calls tools over the MCP config ``zspace index --mcp`` last used, opening one session
+    pool per event loop on first use (nothing happens at import); the sessions live as long as
+    the process. Use :func:`open_runtime` instead when a run has a clear end.
+    """
+
+    def __init__(self, home: Callable[[], Path]) -> None:
+        """Find the saved MCP config under ``home()`` when the first call comes."""
+        self._home = home
+        self._pools: dict[int, Any] = {}
+        self._servers: set[str] | None = None
+
+    async def call(self, spec: Any, args: dict[str, Any], idempotency_key: str | None) -> Any:
+        """Call the tool on its MCP server (``spec.agent``)."""
+        from stores.mcp_source import McpBackend, McpSessionPool, load_mcp_config
+
+        loop = id(asyncio.get_running_loop())
+        if loop not in self._pools:
+            path = saved_mcp_config(self._home())
+            if path is None:
+                raise RuntimeError(
+                    f"tool {spec.id!r} has no backend: no MCP config was indexed under "
+                    f"{self._home()} (run `zspace index --mcp CONFIG` with the same ZSPACE_HOME)"
+                )
+            config = load_mcp_config(path)
+            self._servers = set(config.servers)
+            self._pools[loop] = McpSessionPool(config)
+        if spec.agent not in (self._servers or set()):
+            raise RuntimeError(
+                f"tool {spec.id!r}: agent {spec.agent!r} is not a server of the indexed MCP "
+                "config, and this process has no Python implementation for it"
+            )
+        return await McpBackend(self._pools[loop]).call(spec, args, idempotency_key)
+
+
+def server_deps(home: Path | None = None) -> Deps:
+    """Deps for a long-lived server: lazy defaults plus the saved MCP config as backend."""
+    deps = Deps(home=home)
+    deps.backends.setdefault("*", SavedMcpBackend(deps.get_home))
+    return deps
+
+
+@asynccontextmanager
+async def open_checkpointer(deps: Deps, postgres_url: str | None = None) -> AsyncIterator[Any]:
+    """The durable checkpointer: Postgres when a URL is configured, else SQLite in the home."""
+    url = configured_postgres_url(postgres_url)
+    if url:
+        async with postgres_checkpointer(url) as saver:
+            yield saver
+    else:
+        async with sqlite_checkpointer(deps.get_home() / "checkpoints.sqlite") as saver:
+            yield saver
+
+
 @asynccontextmanager
 async def open_runtime(
     deps: Deps, mcp_config: Path | None, postgres_url: str | None = None
 ) -> AsyncIterator[Any]:
     """A compiled graph with a durable checkpointer and, when configured, MCP sessions.
 
-    One session per MCP server serves every call of the run; all close on exit.
+    One session per MCP server serves every call of the run; all close on exit. With a
+    Postgres URL (argument or ``ZSPACE_POSTGRES_URL``) the checkpoints and the call ledger
+    both live in that database.
     """
+    url = configured_postgres_url(postgres_url)
     async with AsyncExitStack() as stack:
         if mcp_config is not None:
             from stores.mcp_source import McpBackend, McpSessionPool, load_mcp_config
@@ -52,14 +128,28 @@ async def open_runtime(
             config = load_mcp_config(mcp_config)
             pool = await stack.enter_async_context(McpSessionPool(config))
             backend = McpBackend(pool)
-            for server in config.servers:
-                deps.backends.setdefault(server, backend)
-        if postgres_url:
-            saver = await stack.enter_async_context(postgres_checkpointer(postgres_url))
-        else:
-            saver = await stack.enter_async_context(
-                sqlite_checkpointer(deps.get_home() / "checkpoints.sqlite")
-            )
+            added = [server for server in config.servers if server not in deps.backends]
+            for server in added:
+                deps.backends[server] = backend
+
+            def forget_backends() -> None:
+                # The pool closes with this block: a Deps reused later must not keep it.
+                for server in added:
+                    deps.backends.pop(server, None)
+
+            stack.callback(forget_backends)
+        if url and deps._ledger is None:
+            from stores.ledger import CallLedger
+
+            ledger = CallLedger(url)
+            deps._ledger = ledger
+
+            def close_ledger() -> None:
+                ledger.close()
+                deps._ledger = None
+
+            stack.callback(close_ledger)
+        saver = await stack.enter_async_context(open_checkpointer(deps, url))
         yield build_graph(deps).compile(checkpointer=saver, name="zspace")
 
 
@@ -72,37 +162,57 @@ class RunOutcome:
     interrupt: dict[str, Any] | None = None
 
 
-def describe_event(event: dict[str, Any]) -> str | None:
-    """One progress line for a custom stream event."""
-    kind = event.get("event")
-    if kind == "intent":
-        subs = "; ".join(f"{s['id']}: {s['text']} [{s['action']}]" for s in event["sub_intents"])
-        return f"  intent ({event['parser']}): {subs}"
-    if kind == "candidates":
-        return f"  {event['sub_intent']} candidates: {', '.join(event['tools'][:5])}"
-    if kind == "call_started":
-        return f"  → {event['call_id']} {event['tool_id']}"
-    if kind == "call_finished":
-        status = event["status"] + (" (replayed)" if event.get("replayed") else "")
-        error = f": {event['error']}" if event.get("error") else ""
-        return f"  ← {event['call_id']} {status}{error}"
-    return None
+def run_config(
+    thread_id: str,
+    context: Context | None = None,
+    *,
+    entry: str = "cli",
+    run_name: str = "zspace",
+    tags: list[str] | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The RunnableConfig of one invocation: thread, and names that make traces readable.
+
+    LangSmith (and any LangChain tracer) shows ``run_name``, filters on ``tags`` and on the
+    ``metadata`` keys: ``thread_id`` (LangSmith groups a thread's runs by it), ``zspace_run_id``
+    (the idempotency scope, when fixed), ``zspace_entry`` (cli, mcp, embedded...) and the
+    model when one is set.
+    """
+    context = context or Context()
+    meta: dict[str, Any] = {"thread_id": thread_id, "zspace_entry": entry}
+    if context.run_id:
+        meta["zspace_run_id"] = context.run_id
+    if context.model:
+        meta["zspace_model"] = context.model
+    meta.update(metadata or {})
+    return {
+        "configurable": {"thread_id": thread_id},
+        "run_name": run_name,
+        "tags": ["zspace", f"zspace:{entry}", *(tags or [])],
+        "metadata": meta,
+    }
 
 
 async def stream_run(
-    graph: Any, payload: Any, thread_id: str, context: Context, say: Printer
+    graph: Any,
+    payload: Any,
+    thread_id: str,
+    context: Context,
+    say: Printer,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+    entry: str = "cli",
 ) -> RunOutcome:
-    """Stream one invocation, printing progress, until it ends or stops at an interrupt."""
-    config = {
-        "configurable": {"thread_id": thread_id},
-        "metadata": {"zspace_run_id": context.run_id or None},
-        "tags": ["zspace"],
-        "run_name": "zspace",
-    }
+    """Stream one invocation, printing progress, until it ends or stops at an interrupt.
+
+    Every custom event (``graph.events``) goes to ``on_event`` too, when given.
+    """
+    config = run_config(thread_id, context, entry=entry)
     async for mode, chunk in graph.astream(
         payload, config, context=context, stream_mode=["custom", "updates"], durability="sync"
     ):
         if mode == "custom":
+            if on_event is not None:
+                on_event(chunk)
             line = describe_event(chunk)
             if line:
                 say(line)
@@ -110,7 +220,7 @@ async def stream_run(
             for node in chunk:
                 if not node.startswith("__"):
                     say(f"[{node}]")
-    snapshot = await graph.aget_state(config)
+    snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
     outcome = RunOutcome(thread_id=thread_id, values=dict(snapshot.values))
     for task in snapshot.tasks:
         if task.interrupts:
@@ -149,3 +259,84 @@ async def run_until_done(
             return outcome
         outcome = await stream_run(graph, Command(resume=reply), thread, context, say)
     return outcome
+
+
+@dataclass
+class ThreadSummary:
+    """One thread as ``zspace threads`` shows it, read from the checkpointer."""
+
+    thread_id: str
+    status: str  # "done", "waiting for input", "failed", "stopped" (resumable), "empty"
+    last_step: str
+    step: int
+    updated_at: str
+    request: str = ""
+    run_id: str = ""
+    question: str | None = None
+    interrupt: dict[str, Any] | None = None
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON output)."""
+        return dict(self.__dict__)
+
+
+async def thread_ids(saver: Any, limit: int | None = None) -> list[tuple[str, str]]:
+    """``(thread_id, last checkpoint time)`` of every thread, most recently updated first."""
+    latest: dict[str, str] = {}
+    async for item in saver.alist(None):
+        configurable = item.config.get("configurable") or {}
+        if configurable.get("checkpoint_ns"):
+            continue  # subgraph checkpoints belong to their root thread
+        thread = str(configurable.get("thread_id"))
+        stamp = str(item.checkpoint.get("ts", ""))
+        if stamp > latest.get(thread, ""):
+            latest[thread] = stamp
+    ordered = sorted(latest.items(), key=lambda item: item[1], reverse=True)
+    return ordered[:limit] if limit else ordered
+
+
+async def summarize_thread(graph: Any, thread_id: str, updated_at: str = "") -> ThreadSummary:
+    """The status, last step and pending question of one thread."""
+    config = {"configurable": {"thread_id": thread_id}}
+    snapshot = await graph.aget_state(config)
+    values = dict(snapshot.values or {})
+    intent = values.get("intent") or {}
+    last_step = ""
+    async for earlier in graph.aget_state_history(config, limit=2):
+        if earlier.config["configurable"].get("checkpoint_id") != snapshot.config[
+            "configurable"
+        ].get("checkpoint_id"):
+            last_step = ", ".join(earlier.next)
+    summary = ThreadSummary(
+        thread_id=thread_id,
+        status="done",
+        last_step=last_step or "(start)",
+        step=int((snapshot.metadata or {}).get("step", -1)),
+        updated_at=updated_at or str(snapshot.created_at or ""),
+        request=str(intent.get("request", "")),
+        run_id=str(values.get("run_id", "")),
+    )
+    errors = [task for task in snapshot.tasks if task.error]
+    interrupts = [i for task in snapshot.tasks for i in task.interrupts]
+    if interrupts:
+        summary.status = "waiting for input"
+        value = interrupts[0].value
+        summary.interrupt = dict(value) if isinstance(value, dict) else {"value": value}
+        summary.question = str(summary.interrupt.get("question", value))
+    elif errors:
+        summary.status = "failed"
+        summary.error = f"{type(errors[0].error).__name__}: {errors[0].error}"
+    elif snapshot.next:
+        summary.status = "stopped"
+    elif not values:
+        summary.status = "empty"
+    return summary
+
+
+async def list_threads(saver: Any, graph: Any, limit: int | None = 50) -> list[ThreadSummary]:
+    """Every thread in the checkpointer with its status, most recently updated first."""
+    return [
+        await summarize_thread(graph, thread, stamp)
+        for thread, stamp in await thread_ids(saver, limit)
+    ]

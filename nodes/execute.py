@@ -10,7 +10,7 @@ run again on resume.
 
 from __future__ import annotations
 
-import fnmatch
+import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,7 +20,9 @@ from langgraph.types import interrupt
 
 from nodes.context import Context, resolve_context
 from nodes.state import CallResult, PlannedCall, ZState
-from stores.ledger import canonical_args_hash, idempotency_key
+from stores.ledger import canonical_args_hash, idempotency_key, request_hash
+from stores.policy import is_destructive as policy_is_destructive
+from stores.policy import redact_args
 
 MISSING = object()
 
@@ -64,8 +66,19 @@ def resolve_args(call: PlannedCall, results: Mapping[str, CallResult]) -> dict[s
 
 def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
     """Whether our policy (not the server's hint) makes a tool need approval."""
-    name = tool_id.split("/", 1)[-1]
-    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+    return policy_is_destructive(tool_id, patterns)
+
+
+def request_fingerprint(state: Mapping[str, Any]) -> str:
+    """The hash of this run's request: a run id is bound to it at first use (ledger ``runs``)."""
+    intent = state.get("intent") or {}
+    return request_hash(str(intent.get("request") or ""))
+
+
+def request_preview(state: Mapping[str, Any]) -> str:
+    """The start of this run's request, named in the error when its run id is reused."""
+    intent = state.get("intent") or {}
+    return str(intent.get("request") or "")[:80]
 
 
 def approval_key(call: PlannedCall, results: Mapping[str, CallResult]) -> str:
@@ -120,7 +133,8 @@ def _skip_record(call: PlannedCall, reason: str) -> CallResult:
 async def execute(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Settle one wave: record skips for calls whose inputs failed.
 
-    Reads ``plan``, ``results``; writes ``results`` (skip records only).
+    Reads ``plan``, ``results``, ``approvals``; writes ``results`` (skip records only),
+    ``awaiting_approval`` and consumed ``approvals``.
     """
     _, skipped = wave(state)
     # A skip can unblock nothing, but it can make more skips: settle them all at once.
@@ -130,7 +144,42 @@ async def execute(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
         _, skipped = wave({**state, "results": merged})
         skipped = {k: v for k, v in skipped.items() if k not in settled}
         settled.update(skipped)
-    return {"results": settled} if settled else {}
+    update: dict[str, Any] = {"results": settled} if settled else {}
+    # The router stays a pure function of state (Studio's edit-state needs that): whether the
+    # next wave must stop for approval is decided here, where the run's context is known.
+    after = {**state, "results": {**(state.get("results") or {}), **settled}}
+    update["awaiting_approval"] = [
+        c["call_id"] for c in pending_approvals(after, resolve_context(runtime))  # type: ignore[arg-type]
+    ]
+    consumed = consumed_approvals(state)
+    if consumed:
+        approvals = dict(state.get("approvals") or {})
+        for key in consumed:
+            approvals.pop(key, None)
+        update["approvals"] = approvals
+    return update
+
+
+def consumed_approvals(state: ZState) -> list[str]:
+    """Approval keys whose call has run (or was refused): each approval is used once.
+
+    A call whose approval was consumed and that must run again (an alignment retry) asks
+    again; a resumed call that has no result yet still holds its approval.
+    """
+    approvals = state.get("approvals") or {}
+    if not approvals:
+        return []
+    results = state.get("results") or {}
+    consumed = []
+    for call in state.get("plan") or []:
+        result = results.get(call["call_id"])
+        if result is None or result.get("error_kind") == "rejected":
+            continue
+        upstream = {d: results[d] for d in call["depends_on"] if d in results}
+        key = approval_key(call, upstream)
+        if approvals.get(key) is True:
+            consumed.append(key)
+    return consumed
 
 
 async def call_tool(
@@ -172,7 +221,8 @@ async def call_tool(
         refusal["error_kind"] = "policy"
         return {"results": {call["call_id"]: refusal}}
     key = idempotency_key(payload["run_id"], call["sub_intent_id"], call["tool_id"], args)
-    executor = executor_factory(context)
+    # Building the executor may open the catalog file and the ledger: off the event loop.
+    executor = await asyncio.to_thread(executor_factory, context)
     outcome = await executor.execute(
         {
             "call_id": call["call_id"],
@@ -181,10 +231,15 @@ async def call_tool(
             "idempotency_key": key,
             "run_id": payload["run_id"],
             "side_effect": call["side_effect"],
+            "request_hash": payload.get("request_hash"),
+            "request_preview": payload.get("request_preview"),
         }
     )
-    record: CallResult = {**outcome, "args": args}  # type: ignore[typeddict-item]
-    _record_feedback(graph_factory(), call, record["status"] == "ok")
+    # Secret-looking arguments never enter state (and so never a checkpoint).
+    record: CallResult = {**outcome, "args": redact_args(args)}  # type: ignore[typeddict-item]
+    await asyncio.to_thread(
+        lambda: _record_feedback(graph_factory(), call, record["status"] == "ok")
+    )
     writer(
         {
             "event": "call_finished",
@@ -274,6 +329,6 @@ def _approved_ids(answer: Any, ids: list[str]) -> set[str]:
 
 def _safe_args(call: PlannedCall, results: Mapping[str, CallResult]) -> dict[str, Any]:
     try:
-        return resolve_args(call, results)
+        return dict(redact_args(resolve_args(call, results)))
     except KeyError:
         return {}

@@ -151,6 +151,15 @@ _QUANTIFIERS = frozenset(
 # Nouns that are verbs at the start of a clause, with the object they create.
 _NOUN_VERBS = {"order": "order", "reorder": "order", "review": "review"}
 _INDEFINITES = frozenset({"a", "an", "any", "some", "another", "new", "one"})
+# What "order X" buys: after these nouns "order" is a verb ("order product 2").
+# What one issues to a person; "giving" anything else creates it for them.
+_GIVEN_OBJECTS = frozenset({"coupon", "points", "invoice", "refund", "token", "notification"})
+_ORDERABLE = frozenset(
+    "product products item items sku skus variant variants unit units goods merchandise".split()
+)
+_INTERROGATIVES = frozenset(
+    "what which who whom whose how when where were was is are did does do has have".split()
+)
 _COUNT_WORDS = frozenset(
     """two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty
     hundred dozen few several couple""".split()
@@ -512,7 +521,7 @@ class RuleIntentParser:
         """
         pieces: list[str] = []
         start = 0
-        create_verb = self._create_verb(clause)
+        create_verb = self._create_verb(clause.split(",", 1)[0])
         prefix = ""
         for match in _WEAK_SPLIT.finditer(clause):
             rest = clause[match.end() :]
@@ -523,6 +532,8 @@ class RuleIntentParser:
                 next_prefix = ""
             elif create_verb is not None and self._starts_with_counted_object(rest):
                 next_prefix = create_verb + " "
+            elif (verb := self._possessed_object_verb(head, rest)) is not None:
+                next_prefix = verb + " "  # "show product 1 and its stock"
             else:
                 continue
             if head.strip():
@@ -531,6 +542,27 @@ class RuleIntentParser:
                 prefix = next_prefix
         pieces.append(prefix + clause[start:])
         return [p for p in pieces if p.strip()]
+
+    def _possessed_object_verb(self, head: str, rest: str) -> str | None:
+        """The lookup verb of "show product 1 and its stock" when ``rest`` is "its <object>"."""
+        words = [t for *_, t in token_spans(rest, split_identifiers=False)][:4]
+        if len(words) < 2 or words[0] not in {"its", "their", "his", "her"}:
+            return None
+        found = self.lexicon.find_terms(words[1:])
+        if not found or found[0].start != 0 or found[0].kind != "object":
+            return None
+        if len(words) > found[0].stop + 1:
+            return None  # "... and its price to 10" goes on: not a bare object
+        if not re.search(r"\d", head):
+            return None  # "list users and their addresses": no one object to look at
+        spans = self._content_tokens(head)
+        matches = self.lexicon.find_terms([t for *_, t in spans])
+        if not matches or matches[0].start != 0 or matches[0].kind != "operation":
+            return None
+        if matches[0].canonical not in {"get", "list", "search"}:
+            return None
+        first, last = spans[matches[0].start], spans[matches[0].stop - 1]
+        return head[first[0] : last[1]]
 
     def _create_verb(self, clause: str) -> str | None:
         """The create verb of "create a user and a product" ("make", "add" ...), if any.
@@ -587,7 +619,13 @@ class RuleIntentParser:
         tokens = [t for *_, t in token_spans(text, split_identifiers=False)]
         if any(m.kind == "operation" for m in self.lexicon.find_terms(tokens)):
             return True
-        return any(t in {"ordering", "ordered"} for t in tokens)
+        if any(t in {"ordering", "ordered"} for t in tokens):
+            return True
+        return any(
+            self._order_as_verb(tokens, index)
+            and (index == 0 or tokens[index - 1] not in _DETERMINERS | _PREPOSITIONS)
+            for index in range(len(tokens))
+        )
 
     def _is_noun_use(self, tokens: Sequence[str], match: TermMatch) -> bool:
         """Whether an operation word is used as a noun: "refunds", "a refund", "the return"."""
@@ -596,6 +634,8 @@ class RuleIntentParser:
             return False
         if match.start > 0 and tokens[match.start - 1] in _DETERMINERS:
             return True
+        if match.start > 0 and self.lexicon.canonical(tokens[match.start - 1], "operation"):
+            return True  # "show refund 1": the first word is the verb
         last = tokens[match.stop - 1]
         return last.endswith("s") and lemmatize(last, self.lexicon.vocabulary) != last
 
@@ -605,8 +645,26 @@ class RuleIntentParser:
         if index >= len(tokens) or tokens[index] not in _NOUN_VERBS:
             return False
         following = tokens[index + 1] if index + 1 < len(tokens) else ""
-        if following in {"a", "an", "it", "them", "one", "some", "another", "more", "this", "that"}:
+        if following in {
+            "a",
+            "an",
+            "it",
+            "them",
+            "one",
+            "some",
+            "another",
+            "more",
+            "this",
+            "that",
+            "something",
+            "these",
+            "those",
+        }:
             return True
+        if following in _ORDERABLE or following in _COUNT_WORDS:
+            return True  # "order product 2", "order three units of ..."
+        if following == "the" and index + 2 < len(tokens) and tokens[index + 2] in _ORDERABLE:
+            return True  # "order the product for account 654321"
         if tokens[index] == "review" and following in {"the", "order", "product", "my", "their"}:
             return True
         if following.isdigit() and index + 2 < len(tokens):
@@ -670,6 +728,9 @@ class RuleIntentParser:
             operation = self._default_operation(tokens)
         if operation == "update" and "status" in named:
             operation = "advance"
+        operation, target = self._refine_operation(
+            tokens, operation, operation_match, target, objects
+        )
         clause.operation = operation
         clause.target = target
         clause.objects = list(dict.fromkeys(m.canonical for m in objects))
@@ -687,11 +748,69 @@ class RuleIntentParser:
         clause.keywords = list(dict.fromkeys([*(k for k in (operation, target) if k), *keywords]))
         return clause
 
+    def _refine_operation(
+        self,
+        tokens: Sequence[str],
+        operation: str,
+        operation_match: TermMatch | None,
+        target: str,
+        objects: Sequence[TermMatch],
+    ) -> tuple[str, str]:
+        """Read questions, plurals and "list a product" the way people mean them.
+
+        - "what payments were made for order 2": a verb after a form of "be" in a question
+          describes what exists, it does not ask to make more: a lookup;
+        - "after ordering product 5": a gerund of "order" creates an order;
+        - "show the shops", "which riders": a lookup of a plural object lists them;
+        - "list a product in the shop": listing *a* thing for sale creates it.
+        """
+        content = [t for t in tokens if t not in _LEADING_FILLERS]
+        first = content[0] if content else ""
+        if (
+            operation_match is not None
+            and first in _INTERROGATIVES
+            and operation_match.start > 0
+            and tokens[operation_match.start - 1] in _BE_FORMS - {"get", "gets", "got"}
+        ):
+            operation = "get"
+        if operation_match is None and first in {"ordering", "ordered"}:
+            operation, target = "create", "order"
+        if operation == "issue" and target and target not in _GIVEN_OBJECTS:
+            operation = "create"  # "give them an address", "give her a gold membership"
+        match = next((m for m in objects if m.canonical == target), None)
+        if match is None:
+            return operation, target
+        surface = tokens[match.stop - 1]
+        plural = surface != target and surface.endswith("s") and not target.endswith("s")
+        plural = plural or (surface.endswith("es") and target.endswith("s") and surface != target)
+        if operation in {"get", "search"} and plural:
+            operation = "list"
+        elif (
+            operation == "list"
+            and not plural
+            and any(
+                t in {"a", "an", "new", "another"}
+                for t in tokens[max(0, match.start - 2) : match.start]
+            )
+        ):
+            operation = "create"
+        return operation, target
+
     def _order_verb_position(self, tokens: Sequence[str]) -> int | None:
         index = 0
         while index < len(tokens) and tokens[index] in _LEADING_FILLERS:
             index += 1
-        return index if self._order_as_verb(tokens, index) else None
+        if self._order_as_verb(tokens, index):
+            return index
+        # "Using account 123456, order product 3": the verb after a leading phrase.
+        for position in range(index + 1, len(tokens)):
+            if (
+                tokens[position] == "order"
+                and tokens[position - 1] not in _DETERMINERS | _PREPOSITIONS
+                and self._order_as_verb(tokens, position)
+            ):
+                return position
+        return None
 
     def _choose_target(
         self,
@@ -712,6 +831,12 @@ class RuleIntentParser:
         object_slot = tokens[operation_match.stop : operation_match.stop + 2]
         if not after and any(t in _THING_PRONOUNS | {"them", "this", "that"} for t in object_slot):
             return ""  # "have user 42 buy it": "it" is the object, resolved from earlier steps
+        if (
+            object_slot[:1] == ["it"]
+            and after
+            and all(_after_preposition(tokens, m.start) for m in after)
+        ):
+            return ""  # "issue it to account 654321": "it" is the object, the account receives
         preceding_op = tokens[operation_match.start - 1] if operation_match.start > 0 else ""
         if before and preceding_op in _BE_FORMS:
             # Passive voice: "the order for user 42 should be paid" acts on the order.
@@ -727,7 +852,9 @@ class RuleIntentParser:
                 preceding = tokens[match.start - 1] if match.start > 0 else ""
                 preceding2 = tokens[match.start - 2] if match.start > 1 else ""
                 if match.canonical in _CONTAINERS and (
-                    preceding in {"to", "into", "in"} or preceding2 in {"to", "into", "in"}
+                    preceding in {"to", "into", "in"}
+                    or preceding2 in {"to", "into", "in"}
+                    or _after_preposition(tokens, match.start, {"to", "into", "in"})
                 ):
                     return match.canonical
         while len(after) > 1 and after[0] in possessors:
@@ -783,8 +910,11 @@ class RuleIntentParser:
                 # "pay the order after creating it": the clause first in execution refers ahead.
                 target = next((c.target for c in clauses[index + 1 :] if c.target), "")
 
-            if operation == "pay" and target in {"product", "sku"}:
-                operation, target = "create", "order"
+            if operation == "pay" and (
+                clause.target in {"product", "sku"}
+                or (target in {"product", "sku"} and clause.thing_pronoun)
+            ):
+                operation, target = "create", "order"  # "buy product 5", not "... check out"
             mentioned = list(dict.fromkeys([*([target] if target else []), *clause.objects]))
             for obj in mentioned:
                 if self._has_id_for(entities, obj):
@@ -932,6 +1062,27 @@ def _possessors(
         if re.fullmatch(r"\s*(?:0\s*|\S+)?['’]s\s+", between):
             found.append(current)
     return found
+
+
+def _after_preposition(
+    tokens: Sequence[str], index: int, prepositions: frozenset[str] | set[str] = _PREPOSITIONS
+) -> bool:
+    """Whether the object at ``index`` follows a preposition: "to the user's cart"."""
+    position = index - 1
+    while position >= 0 and index - position <= 5:
+        token = tokens[position]
+        if token in prepositions:
+            return True
+        if (
+            token in _DETERMINERS
+            or token in {"s", "'s", "0"}
+            or token.isdigit()
+            or (token.isalpha() and index - position <= 3)
+        ):
+            position -= 1
+            continue
+        return False
+    return False
 
 
 def _relative_clause_start(tokens: Sequence[str], objects: Sequence[TermMatch]) -> int:

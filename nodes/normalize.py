@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import Context
 from nodes.state import Intent, SubIntent, ZState
+from stores.entities import VALUE_KEYS
 from stores.lexicon import Lexicon
 
 
@@ -51,8 +52,9 @@ def normalize_intent(intent: Intent, lexicon: Lexicon) -> Intent:
 
 def _canonical_key(key: str, lexicon: Lexicon) -> str:
     # Keys that are parameter names (with "_") stay as they are; single nouns are folded,
-    # except "account": an account number is an identifier space of its own.
-    if "_" in key or key == "account":
+    # except "account" (an account number is an identifier space of its own) and the keys
+    # of values of a fixed kind ("tier" is a value, not the id of a membership).
+    if "_" in key or key == "account" or key in VALUE_KEYS:
         return key
     return (lexicon.canonical(key, "object") or key).replace(" ", "_")
 

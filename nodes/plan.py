@@ -11,6 +11,8 @@ with its source.
 
 from __future__ import annotations
 
+import asyncio
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +30,7 @@ from nodes.context import Context, resolve_context
 from nodes.state import ArgSource, Candidate, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog import Catalog, ToolSpec
 from stores.depgraph import DependencyGraphError, NoChainFound, ToolDependencyGraph
+from stores.entities import extract_entities
 from stores.keywords import lemmatize, tokenize
 from stores.lexicon import Lexicon
 
@@ -35,6 +38,26 @@ IDEMPOTENCY_PARAM = "idempotency_key"
 OPERATION_MATCH = 2.0
 TARGET_MATCH = 1.5
 TAG_WEIGHT = 0.5
+# How the decider weighs a candidate's binding (a dry run of the navigator): each value the
+# user gave that the call consumes counts, directly more than through a lookup; each lookup
+# costs a little (the shorter plan wins) and each required value nobody gave costs more.
+COVER_WEIGHT = 1.5
+LOOKUP_COVER_WEIGHT = 0.75
+LOOKUP_COST = 0.5
+MISSING_PENALTY = 1.0
+MAX_BIND_TRIALS = 8
+IDENTIFIER_SUFFIXES = ("_id", "_number", "_code", "_no")
+# Free-form parameters that take every ``key=value`` the user wrote for the call.
+ATTRIBUTE_PARAMS = frozenset({"attributes", "properties", "options", "variant"})
+# A parameter that takes a value the user named otherwise ("20 percent off" is the value).
+PARAM_ALIASES: dict[str, tuple[str, ...]] = {
+    "value": ("amount", "percent"),
+    "line1": ("street",),
+    "address_line": ("street",),
+    "amount": ("balance",),
+}
+# Parameters a bare number in the clause may fill when nothing else names it ("top up by 5").
+NUMERIC_SLOTS = ("amount", "value", "quantity")
 
 
 @dataclass
@@ -78,8 +101,7 @@ def tool_terms(spec: ToolSpec, lexicon: Lexicon) -> tuple[set[str], set[str], se
             name_operations.add(operation)
         if obj:
             name_objects.add(obj)
-    return (name_operations, name_objects, set(spec.capability_tags[:2]),
-            set(spec.entity_tags[:2]))
+    return (name_operations, name_objects, set(spec.capability_tags[:2]), set(spec.entity_tags[:2]))
 
 
 def _required(spec: ToolSpec) -> list[str]:
@@ -117,12 +139,19 @@ class Planner:
         """Decide every sub-intent in order and return the plan."""
         outcome = PlanOutcome()
         core_by_sub: dict[str, str] = {}
+        self._all_subs = list(intent["sub_intents"])
         for sub in intent["sub_intents"]:
             if sub["action"] == "direct_answer":
                 outcome.decisions[sub["id"]] = {"action": "direct_answer"}
                 continue
-            choice = self._choose_core(
-                sub, candidates.get(sub["id"], []), excluded.get(sub["id"], [])
+            choice = self._choose_and_bind(
+                sub,
+                candidates.get(sub["id"], []),
+                excluded.get(sub["id"], []),
+                intent,
+                outcome.calls,
+                core_by_sub,
+                clarifications,
             )
             if choice is None:
                 if retrieval_rounds < self.context.max_retrieval_rounds:
@@ -135,10 +164,7 @@ class Planner:
                     outcome.gaps.append(f"{sub['text']}: no suitable tool was found")
                     outcome.decisions[sub["id"]] = {"action": "gap", "reason": "no tool fits"}
                 continue
-            spec, fit = choice
-            calls, missing = self._bind_call(
-                sub, spec, intent, outcome.calls, core_by_sub, clarifications
-            )
+            spec, fit, calls, missing = choice
             if missing:
                 param = missing[0]
                 if f"{sub['id']}.{param}" in clarifications:
@@ -169,9 +195,48 @@ class Planner:
         return outcome
 
     # ---------------------------------------------------------------- decider
-    def _choose_core(
+    def _choose_and_bind(
+        self,
+        sub: SubIntent,
+        candidates: Sequence[Candidate],
+        excluded: Sequence[str],
+        intent: Intent,
+        planned: list[PlannedCall],
+        core_by_sub: Mapping[str, str],
+        clarifications: Mapping[str, Any],
+    ) -> tuple[ToolSpec, float, list[PlannedCall], list[str]] | None:
+        """Pick the core tool by name fit, rank and how well the user's values bind to it.
+
+        Each of the best-fitting candidates is bound in a dry run: a tool that consumes the
+        values the user gave ("delivery 2" for ``assign_rider``) beats one that ignores them,
+        and a tool whose required inputs nobody gave loses some of its fit.
+        """
+        scored = self._score_candidates(sub, candidates, excluded)
+        best: tuple[tuple[float, int], ToolSpec, float, list[PlannedCall], list[str]] | None
+        best = None
+        for score, rank, spec, _fit in scored[:MAX_BIND_TRIALS]:
+            calls, missing = self._bind_call(
+                sub, spec, intent, planned, core_by_sub, clarifications
+            )
+            direct, through_lookups = _consumed_values(calls)
+            lookups = sum(1 for c in calls if c["role"] == "auxiliary")
+            total = (
+                score
+                + COVER_WEIGHT * len(direct)
+                + LOOKUP_COVER_WEIGHT * len(through_lookups - direct)
+                - LOOKUP_COST * lookups
+                - MISSING_PENALTY * len(missing)
+            )
+            key = (total, -rank)
+            if best is None or key > best[0]:
+                best = (key, spec, total, calls, missing)
+        if best is None:
+            return None
+        return best[1], best[2], best[3], best[4]
+
+    def _score_candidates(
         self, sub: SubIntent, candidates: Sequence[Candidate], excluded: Sequence[str]
-    ) -> tuple[ToolSpec, float] | None:
+    ) -> list[tuple[float, int, ToolSpec, float]]:
         environments = self.context.environments
         scored: list[tuple[float, int, ToolSpec, float]] = []
         for rank, candidate in enumerate(candidates):
@@ -193,11 +258,8 @@ class Planner:
                 continue
             score = fit + 1.0 / (rank + 1)
             scored.append((score, rank, spec, fit))
-        if not scored:
-            return None
         scored.sort(key=lambda item: (-item[0], item[1]))
-        best = scored[0]
-        return best[2], best[0]
+        return scored
 
     def _fillable_parameters(self, named: Mapping[str, Any]) -> set[str]:
         """Catalog parameters the user's named values can fill (``account`` → ``account_number``).
@@ -263,9 +325,13 @@ class Planner:
             )
             if source is not None:
                 args[param] = source
+        self._bind_leftover_number(sub, spec, args)
         auxiliary: list[PlannedCall] = []
         if missing:
             auxiliary, missing = self._auxiliary_calls(sub, spec, args, missing, intent, planned)
+        auxiliary.extend(
+            self._optional_lookups(sub, spec, args, [*planned, *auxiliary], core_by_sub)
+        )
         core: PlannedCall = {
             "call_id": f"{sub['id']}.core",
             "sub_intent_id": sub["id"],
@@ -298,6 +364,14 @@ class Planner:
         found, value, key = find_named_value(param, sub.get("entities") or {}, self.lexicon)
         if found:
             return {"value": coerce_to_schema(value, schema), "origin": f"entity:{key}"}
+        for alias in PARAM_ALIASES.get(param, ()):
+            value = (sub.get("entities") or {}).get(alias)
+            if value is not None:
+                return {"value": coerce_to_schema(value, schema), "origin": f"entity:{alias}"}
+        if param in ATTRIBUTE_PARAMS:
+            attributes = self._attribute_pairs(sub, spec, intent)
+            if attributes:
+                return {"value": attributes, "origin": "entity:pairs"}
         if schema.get("enum"):
             mentioned = enum_mentioned(sub["text"], schema)
             if mentioned is not None:
@@ -322,6 +396,14 @@ class Planner:
         core_by_sub: Mapping[str, str],
         required: bool,
     ) -> ArgSource | None:
+        """An earlier call's output for ``param``.
+
+        Required inputs take the latest call that can produce them, a call about the
+        parameter's own object first (the coupon of ``issue_coupon``, not the coupon field of
+        an order). Optional inputs are only identifiers, and only when the clause points at
+        them: it refers by pronoun to the step that made them, names their object, or repeats
+        a value that call was given ("assign Tom to it" after "add a rider named Tom").
+        """
         try:
             edges = self.graph.producers(spec.id, param)
         except DependencyGraphError:
@@ -329,21 +411,156 @@ class Planner:
         if not edges:
             return None
         by_tool = {edge.source: edge for edge in reversed(edges)}
-        allowed_calls = None
+        noun = _param_noun(param, self.lexicon)
+        candidates = [c for c in reversed(planned) if c["tool_id"] in by_tool]
         if not required:
-            # Optional inputs come only from sub-intents this one says it depends on.
-            allowed_calls = {core_by_sub[d] for d in sub["depends_on"] if d in core_by_sub}
-        for call in reversed(planned):
-            if allowed_calls is not None and call["call_id"] not in allowed_calls:
-                continue
-            edge = by_tool.get(call["tool_id"])
-            if edge is not None:
-                return {
-                    "from_call": call["call_id"],
-                    "field": edge.output_field,
-                    "origin": "output",
-                }
+            if not param.endswith(IDENTIFIER_SUFFIXES):
+                return None
+            pointed = self._pointed_objects(sub)
+            referred = {core_by_sub[d] for d in sub["depends_on"] if d in core_by_sub}
+            named = _named_objects(sub["text"], self.lexicon) - {sub["target"]}
+            text = sub["text"].lower()
+            candidates = [
+                c
+                for c in candidates
+                if (noun in pointed and c["call_id"] in referred)
+                or (noun in named and noun in self._tool_objects(c["tool_id"]))
+                or _repeats_a_value(c, text)
+            ]
+        own = [c for c in candidates if noun and noun in self._tool_objects(c["tool_id"])]
+        for call in [*own, *candidates]:
+            edge = by_tool[call["tool_id"]]
+            return {"from_call": call["call_id"], "field": edge.output_field, "origin": "output"}
         return None
+
+    def _tool_objects(self, tool_id: str) -> set[str]:
+        spec = self.catalog.tools.get(tool_id)
+        return tool_terms(spec, self.lexicon)[1] if spec is not None else set()
+
+    def _pointed_objects(self, sub: SubIntent) -> set[str]:
+        """Objects a clause points at with a pronoun: the targets of the steps it refers to."""
+        words = set(re.findall(r"[a-z']+", sub["text"].lower()))
+        if not words & POINTING_PRONOUNS:
+            return set()
+        targets = {sub["target"]}
+        for other in getattr(self, "_all_subs", []):
+            if other["id"] in sub["depends_on"]:
+                targets.add(other["target"])
+        if words & PERSON_PRONOUNS:
+            targets.add("user")
+        return {t for t in targets if t}
+
+    def _attribute_pairs(self, sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
+        """The ``key=value`` pairs written in this clause that are no parameter of the tool."""
+        properties = _properties(spec)
+        text = sub["text"].lower().replace(" ", "")
+        pairs = [
+            f"{key}={value}"
+            for key, value in (intent["entities"].get("pairs") or {}).items()
+            if key not in properties and f"{key}=" in text
+        ]
+        return ",".join(pairs)
+
+    def _bind_leftover_number(
+        self, sub: SubIntent, spec: ToolSpec, args: dict[str, ArgSource]
+    ) -> None:
+        """Give the one bare number of a clause to the tool's one free amount-like slot."""
+        properties = _properties(spec)
+        slots = [
+            p
+            for p in NUMERIC_SLOTS
+            if p in properties and p not in args and _is_numeric(properties[p])
+        ]
+        if not slots:
+            return
+        entities = extract_entities(sub["text"], self.lexicon)
+        named = [*(sub.get("entities") or {}).values(), *entities["named"].values()]
+        taken = {number for number in (_as_float(v) for v in named) if number is not None}
+        leftovers = [float(n) for n in entities["numbers"]]
+        leftovers += [float(a["value"]) for a in entities["amounts"]]
+        free = list(dict.fromkeys(n for n in leftovers if n not in taken))
+        if len(free) == 1:
+            args[slots[0]] = {
+                "value": coerce_to_schema(free[0], properties[slots[0]]),
+                "origin": "text",
+            }
+
+    def _optional_lookups(
+        self,
+        sub: SubIntent,
+        spec: ToolSpec,
+        args: dict[str, ArgSource],
+        planned: Sequence[PlannedCall],
+        core_by_sub: Mapping[str, str],
+    ) -> list[PlannedCall]:
+        """Lookups that turn a value the user gave into an optional identifier of the tool.
+
+        "the orders of account 123456": ``list_orders`` has an optional ``user_id``; the
+        account number becomes one through a read-only lookup the dependency graph knows.
+        """
+        consumed = {
+            source["origin"].split(":", 1)[1]
+            for source in args.values()
+            if source.get("origin", "").startswith(("entity:", "request:"))
+        }
+        unused = {k: v for k, v in (sub.get("entities") or {}).items() if k not in consumed}
+        if not unused:
+            return []
+        calls: list[PlannedCall] = []
+        for param in _properties(spec):
+            if (
+                param in args
+                or param == IDEMPOTENCY_PARAM
+                or not param.endswith(IDENTIFIER_SUFFIXES)
+            ):
+                continue
+            try:
+                edges = self.graph.producers(spec.id, param)
+            except DependencyGraphError:
+                return calls
+            for edge in edges:
+                source = self.catalog.tools.get(edge.source)
+                if (
+                    source is None
+                    or source.side_effect is not False
+                    or not callable_in(source, self.context.environments)
+                    or not _required(source)
+                ):
+                    continue
+                source_args: dict[str, ArgSource] = {}
+                for needed in _required(source):
+                    found, value, key = find_named_value(needed, unused, self.lexicon)
+                    if not found:
+                        break
+                    source_args[needed] = {
+                        "value": coerce_to_schema(value, _properties(source).get(needed, {})),
+                        "origin": f"entity:{key}",
+                    }
+                if len(source_args) != len(_required(source)):
+                    continue
+                reused = _identical_call([*planned, *calls], source.id, source_args)
+                call_id = reused or f"{sub['id']}.aux{len(calls) + 1}o"
+                if reused is None:
+                    calls.append(
+                        {
+                            "call_id": call_id,
+                            "sub_intent_id": sub["id"],
+                            "tool_id": source.id,
+                            "role": "auxiliary",
+                            "args": source_args,
+                            "depends_on": [],
+                            "side_effect": False,
+                        }
+                    )
+                args[param] = {
+                    "from_call": call_id,
+                    "field": edge.output_field,
+                    "origin": "auxiliary",
+                }
+                for used in source_args.values():
+                    unused.pop(used.get("origin", ":").split(":", 1)[1], None)
+                break
+        return calls
 
     def _auxiliary_calls(
         self,
@@ -382,6 +599,12 @@ class Planner:
                     "value": coerce_to_schema(value, properties.get(param, {})),
                     "origin": f"entity:{key}",
                 }
+            writes = step_spec.side_effect is not False
+            if (writes or not step_args) and not (writes and sub["operation"] == "create"):
+                # Acting on an existing object never invents it: a lookup must start from a
+                # value the user gave, and only creating something may create what it needs
+                # ("an order for account 123456" may create its test product).
+                return [], missing
             reused = _identical_call(planned, step.tool_id, step_args)
             call_id = reused or f"{sub['id']}.aux{index}"
             call_of_tool[step.tool_id] = call_id
@@ -430,6 +653,69 @@ def _parameters_by_base(catalog: Catalog) -> dict[str, set[str]]:
     return index
 
 
+POINTING_PRONOUNS = frozenset(
+    {"it", "its", "them", "their", "they", "him", "his", "her", "he", "she", "theirs"}
+)
+PERSON_PRONOUNS = frozenset({"them", "their", "they", "him", "his", "her", "he", "she"})
+
+
+def _param_noun(param: str, lexicon: Lexicon) -> str:
+    """The object a parameter identifies: ``coupon_id`` → coupon, ``account_number`` → account."""
+    bases = plain_bases(param)
+    for base in bases[1:] or bases:
+        canonical = lexicon.canonical(base.replace("_", " "), "object")
+        if canonical and base not in OWN_IDENTIFIER_SPACES:
+            return canonical
+    return bases[-1] if bases else param
+
+
+def _named_objects(text: str, lexicon: Lexicon) -> set[str]:
+    tokens = [lemmatize(t) for t in tokenize(text)]
+    return {m.canonical for m in lexicon.find_terms(tokens) if m.kind == "object"}
+
+
+def _repeats_a_value(call: PlannedCall, text: str) -> bool:
+    for source in call["args"].values():
+        value = source.get("value")
+        if isinstance(value, str) and len(value) >= 3 and not value.isdigit():
+            if re.search(rf"\b{re.escape(value.lower())}\b", text):
+                return True
+    return False
+
+
+def _is_numeric(schema: Mapping[str, Any]) -> bool:
+    kinds = {schema.get("type")} | {
+        option.get("type") for option in schema.get("anyOf") or [] if isinstance(option, dict)
+    }
+    return bool(kinds & {"number", "integer"})
+
+
+def _as_float(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
+    """Keys of the user's values a call consumes directly, and through its lookups."""
+    direct: set[str] = set()
+    through: set[str] = set()
+    for call in calls:
+        for source in call["args"].values():
+            origin = source.get("origin", "")
+            if origin.startswith(("entity:", "request:")) or origin in {"text", "clarification"}:
+                key = origin.split(":", 1)[-1]
+                (direct if call["role"] == "core" else through).add(key)
+    return direct, through
+
+
 def _identical_call(
     planned: Sequence[PlannedCall], tool_id: str, args: Mapping[str, ArgSource]
 ) -> str | None:
@@ -456,15 +742,19 @@ async def plan(state: ZState, runtime: Runtime[Context], *, planner_factory: Any
     ``gaps`` and ``decisions``.
     """
     context = resolve_context(runtime)
-    planner: Planner = planner_factory(context)
-    intent = state["intent"]
-    outcome = planner.plan(
-        intent,
-        state.get("candidates") or {},
-        state.get("clarifications") or {},
-        state.get("excluded_tools") or {},
-        state.get("retrieval_rounds") or 0,
-    )
+
+    def decide() -> PlanOutcome:
+        planner: Planner = planner_factory(context)
+        return planner.plan(
+            state["intent"],
+            state.get("candidates") or {},
+            state.get("clarifications") or {},
+            state.get("excluded_tools") or {},
+            state.get("retrieval_rounds") or 0,
+        )
+
+    # Loading the catalog and the dependency graph touches files and SQLite: off the loop.
+    outcome = await asyncio.to_thread(decide)
     return {
         "plan": outcome.calls,
         "pending_question": outcome.question,

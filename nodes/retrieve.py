@@ -8,6 +8,7 @@ from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
 from nodes.context import Context, resolve_context
+from nodes.plan import callable_in, tool_terms
 from nodes.state import Candidate, SubIntent, ZState
 from stores.catalog import Catalog
 from stores.index import ToolIndex
@@ -28,6 +29,40 @@ def query_for(sub: SubIntent, reformulate: bool, lexicon: Lexicon) -> str:
         if term:
             words.extend(lexicon.synonyms(term)[:3])
     return " ".join(dict.fromkeys(word for word in words if word))
+
+
+EXPANSION_AGENTS = 3
+EXPANSION_TOOLS = 3
+
+
+def _named_by_top_agents(
+    sub: SubIntent,
+    catalog: Catalog,
+    lexicon: Lexicon,
+    agents: list[str],
+    seen: set[str],
+    environments: list[str],
+) -> list[Candidate]:
+    """Tools of the best-ranked agents whose names say the sub-intent's operation and object.
+
+    Tool-to-Agent retrieval ranks owners well even when a short clause ("look up user 1")
+    ranks the owner's exact tool below lookalikes; the owner's tool named "get user" is then
+    added after the top-k, so the planner can weigh it.
+    """
+    if not sub["operation"] or not sub["target"] or not agents:
+        return []
+    found: list[Candidate] = []
+    wanted = set(agents)
+    for spec in catalog.tools.values():
+        if spec.agent not in wanted or spec.id in seen or not callable_in(spec, environments):
+            continue
+        operations, objects, _, _ = tool_terms(spec, lexicon)
+        if sub["operation"] in operations and sub["target"] in objects:
+            found.append(
+                {"tool_id": spec.id, "agent": spec.agent, "score": 0.0, "call_name": spec.call_name}
+            )
+    found.sort(key=lambda c: (agents.index(c["agent"]), len(c["tool_id"]), c["tool_id"]))
+    return found[:EXPANSION_TOOLS]
 
 
 async def retrieve(
@@ -90,6 +125,14 @@ async def retrieve(
             }
             for t in kept[: context.top_k]
         ]
+        candidates[sub["id"]] += _named_by_top_agents(
+            sub,
+            catalog,
+            lexicon,
+            [a.agent for a in result.agents[:EXPANSION_AGENTS]],
+            {c["tool_id"] for c in candidates[sub["id"]]} | set(excluded.get(sub["id"], [])),
+            context.environments,
+        )
         agent_ranking[sub["id"]] = [a.agent for a in result.agents]
         writer(
             {

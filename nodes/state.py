@@ -48,6 +48,21 @@ class SubIntent(TypedDict):
     question: NotRequired[str | None]
 
 
+class FollowUp(TypedDict):
+    """How a follow-up request was read against earlier turns (``nodes.intake``).
+
+    ``kind`` is ``reference`` ("cancel that order": ``bindings`` maps the entity names it
+    added, e.g. ``order_id``, to earlier outputs) or ``repeat`` ("do the same for account
+    654321": ``request`` is the earlier request with the new entities substituted).
+    """
+
+    kind: Literal["reference", "repeat"]
+    from_turn: int
+    said: str
+    request: str
+    bindings: dict[str, Any]
+
+
 class Intent(TypedDict):
     """The structured intent of a request (Z-Space's intent parsing output)."""
 
@@ -60,6 +75,20 @@ class Intent(TypedDict):
     sub_intents: list[SubIntent]
     parser: str
     output_format: NotRequired[str | None]
+    follow_up: NotRequired[FollowUp | None]
+
+
+class TurnMemory(TypedDict):
+    """What later turns of a thread may refer to: one finished turn, compactly."""
+
+    turn: int
+    request: str
+    category: str
+    operations: list[str]
+    targets: list[str]
+    entities: dict[str, Any]
+    outputs: dict[str, Any]
+    answer: str
 
 
 class Candidate(TypedDict):
@@ -166,5 +195,7 @@ class ZState(InputState, OutputState, total=False):
     decisions: dict[str, dict[str, Any]]
     excluded_tools: dict[str, list[str]]
     approvals: dict[str, bool]
+    awaiting_approval: list[str]
     history: Annotated[list[CallResult], add_lists]
     turn: int
+    memory: list[TurnMemory]

@@ -82,6 +82,7 @@ STATUS_VALUES: dict[str, str] = {
     "available": "available",
     "busy": "busy",
     "offline": "off",
+    "off duty": "off",
     "issued": "issued",
     "redeemed": "redeemed",
     "revoked": "revoked",
@@ -161,6 +162,7 @@ _PAYMENT_METHODS = {
 }  # fmt: skip
 _TIERS = frozenset("bronze silver gold platinum diamond".split())
 _TIER_NOUNS = frozenset("tier membership member level plan card".split())
+_ADDRESS_LABELS = frozenset({"home", "work", "office", "billing"})
 
 # Where a free-text value (a name, a reason) stops.
 _TEXT_STOP_WORDS = frozenset(
@@ -185,6 +187,9 @@ _KNOWN_PAIR_KEYS = (
     | _FLOAT_KEYS
     | frozenset("status qty email phone method tier id currency type label".split())
 )
+
+VALUE_KEYS = _KNOWN_PAIR_KEYS | frozenset("date query limit".split())
+"""Keys of ``named`` that hold values of a fixed kind, never the id of an object."""
 
 
 # --- tokens -----------------------------------------------------------------------------------
@@ -524,6 +529,18 @@ def _find_objects(scan: _Scan) -> None:
     """Record object words: token index -> (key, index after the phrase)."""
     words = [t.lower if t.kind == "word" else "\x00" for t in scan.tokens]
     for match in scan.lexicon.find_terms(words):
+        if match.kind == "operation" and match.stop - match.start == 1:
+            # "refund 1", "review number 3": a verb that is also an object, with an id.
+            noun = scan.lexicon.canonical(words[match.start], "object")
+            following = scan.tokens[match.stop] if match.stop < len(scan.tokens) else None
+            if (
+                noun is not None
+                and following is not None
+                and (following.kind in {"num", "code"} or following.lower in _ID_WORDS | {"#"})
+                and match.start > 0
+            ):
+                scan.objects[match.start] = (noun, match.stop)
+            continue
         if match.kind != "object" or match.canonical == "status":
             continue
         if match.stop - match.start == 1:
@@ -583,6 +600,17 @@ def _rule_object_ids(scan: _Scan) -> None:
         elif token.kind == "num" and re.fullmatch(r"\d+", token.text):
             if not _is_plural_count_noun(scan, position + 1):
                 value = token.text
+        elif (
+            token.kind == "num"
+            and token.text[:1].isalpha()
+            and isinstance(token.value, float)
+            and token.value.is_integer()
+            and token.value > 0
+            and not _is_plural_count_noun(scan, position + 1)
+            and position + 1 not in scan.objects
+        ):
+            # "order three", "product number five": a number written out is an id too.
+            value = str(int(token.value))
         elif token.kind == "quoted" and token.value and " " not in token.value:
             value = str(token.value)
         elif (
@@ -699,6 +727,12 @@ def _rule_numeric_values(scan: _Scan) -> None:
             _bind_number(scan, "rating", index, True)
         elif following == "in" and scan.word(index + 2) == "stock":
             _bind_number(scan, "stock", index, True)
+        elif (
+            following == "most"
+            and scan.word(index + 2) in {"recent", "recently"}
+            or (following in {"latest", "newest", "recent", "last"} and not after_object)
+        ):
+            _bind_number(scan, "limit", index, True)  # "the five most recent orders"
         elif _is_plural_count_noun(scan, index + 1) or (
             token.value == 1 and scan.word(index + 1) in _UNIT_WORDS | {"unit", "item"}
         ):
@@ -806,6 +840,10 @@ def _rule_status(scan: _Scan) -> None:
         after = words[stop] if stop < len(words) else ""
         led = before in {"to", "as", "into", "status", "state", "=", ":", "stage"}
         led = led or (before in {"is", "be", "being"} and before2 in {"status", "state"})
+        # "orders that were cancelled", "riders who are available".
+        led = led or (
+            before in {"is", "are", "was", "were"} and before2 in {"that", "which", "who"}
+        )
         marked = any(
             w in {"mark", "marked", "marking", "marks"} for w in words[max(0, index - 5) : index]
         )
@@ -914,6 +952,34 @@ def _rule_word_values(scan: _Scan) -> None:
                 continue
             method = _PAYMENT_METHODS[" ".join(scan.word(i) for i in range(first, last + 1))]
             scan.bind("method", method, tokens[first].start, tokens[last].end)
+        elif low == "in" and index > 0 and "city" not in scan.named:
+            # "shops in Springfield", "a rider in Shelbyville": a capitalized place name.
+            start = index + 1
+            if (
+                start < len(tokens)
+                and tokens[start].kind == "word"
+                and tokens[start].text[:1].isupper()
+                and not tokens[start].used
+                and tokens[start].lower not in STOPWORDS
+                and scan.lexicon.canonical(tokens[start].lower, "object") is None
+            ):
+                found = _text_value(scan, start, max_words=2)
+                if found is not None and _is_capitalized_run(scan, start, start + 1):
+                    scan.bind("city", *found)
+        elif low in _ADDRESS_LABELS and scan.word(index + 1) in {"address", "addresses"}:
+            scan.bind("label", low, token.start, token.end)
+        elif (
+            token.kind == "quoted"
+            and token.value
+            and (
+                scan.word(index - 1) in {"matching", "containing", "like", "contains", "match"}
+                or (
+                    scan.word(index - 1) == "for"
+                    and any(w.lower in {"search", "find", "look"} for w in tokens[:index])
+                )
+            )
+        ):
+            scan.bind("query", str(token.value), token.start, token.end)
         elif low in _TIERS and (
             scan.word(index + 1) in _TIER_NOUNS or scan.word(index - 1) in {"tier", "level"}
         ):

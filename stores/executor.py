@@ -17,7 +17,9 @@ import hashlib
 import inspect
 import json
 import math
+import os
 import re
+import signal
 import tempfile
 import threading
 import time
@@ -34,8 +36,17 @@ from stores.ledger import (
     LedgerConflict,
     LedgerError,
     LedgerRecord,
+    RunConflict,
     canonical_args_hash,
     idempotency_key,
+)
+from stores.policy import (
+    SECRETS,
+    definition_refusal,
+    environment_refusal,
+    injected_secrets,
+    redact_args,
+    secret_values_in,
 )
 
 ErrorKind = Literal[
@@ -44,6 +55,30 @@ ErrorKind = Literal[
 CallStatus = Literal["ok", "error", "skipped"]
 TRUNCATION_MARKER = "… [truncated: {shown} of {total} chars shown; full output in {ref}]"
 IDEMPOTENCY_PARAM = "idempotency_key"
+CRASH_ENV = "ZSPACE_CRASH_AT"
+CrashPoint = Literal["before_call", "after_call", "after_record"]
+
+
+def crash_point(point: CrashPoint, call_id: str) -> None:
+    """Kill this process with SIGKILL at a named point, when ``ZSPACE_CRASH_AT`` asks for it.
+
+    For the crash harness (``python -m bench crash``): ``ZSPACE_CRASH_AT=after_call:s2.core``
+    kills the process right after the tool returned and before its result was recorded.
+    ``before_call`` is after the ledger recorded the intent, ``after_record`` after it recorded
+    the result (before the checkpoint). ``hang_<point>`` sleeps instead (to hold a run's lease).
+    Unset, it costs one dictionary lookup.
+    """
+    wanted = os.environ.get(CRASH_ENV)
+    if not wanted:
+        return
+    for entry in wanted.split(","):
+        name, _, target = entry.strip().partition(":")
+        if target not in (call_id, "*"):
+            continue
+        if name == point:
+            os.kill(os.getpid(), signal.SIGKILL)
+        elif name == f"hang_{point}":
+            time.sleep(3600)
 
 
 class ExecutorError(RuntimeError):
@@ -237,7 +272,7 @@ class ToolExecutor:
         started = time.monotonic()
         record = await self._execute(call)
         record["duration_ms"] = round((time.monotonic() - started) * 1000.0, 3)
-        return record
+        return _scrubbed(record)
 
     def backend_for(self, spec: ToolSpec) -> ToolBackend:
         """Return the backend that runs a tool."""
@@ -283,6 +318,23 @@ class ToolExecutor:
             return _error(result, "policy", refusal)
 
         run_id = call.get("run_id")
+        if self.ledger is not None and run_id:
+            # Raises RunLeaseHeld: another live process drives this run, so this one stops.
+            await asyncio.to_thread(self.ledger.check_lease, str(run_id))
+            request_fingerprint = call.get("request_hash")
+            if request_fingerprint:
+                try:
+                    await asyncio.to_thread(
+                        self.ledger.bind_run, str(run_id), str(request_fingerprint),
+                        str(call.get("request_preview") or ""),
+                    )
+                except RunConflict as exc:
+                    return _error(result, "policy", str(exc))
+        changed = await self._definition_refusal(spec)
+        if changed is not None:
+            return _error(result, "policy", changed)
+        for value in secret_values_in(args):
+            SECRETS.add(value)
         key = call.get("idempotency_key") or raw_args.get(IDEMPOTENCY_PARAM)
         try:
             if not key and run_id:
@@ -311,8 +363,22 @@ class ToolExecutor:
                 + ". Fix them to match the tool's input_schema; the tool was not called",
             )
 
+        secrets = injected_secrets(spec, args)
+        if secrets:
+            problems = validation_errors(
+                spec, {**args, **secrets, IDEMPOTENCY_PARAM: key} if passes_key else
+                {**args, **secrets}
+            )
+            if problems:
+                return _error(
+                    result, "validation",
+                    f"call {call_id!r} to {tool_id!r}: injected secret arguments are invalid: "
+                    + "; ".join(problems),
+                )
         if not side_effect or self.ledger is None:
-            return await self._attempts(result, spec, args, key, side_effect, ledger_key=None)
+            return await self._attempts(
+                result, spec, args, key, side_effect, ledger_key=None, secrets=secrets
+            )
         if key is None:
             return _error(
                 result, "validation",
@@ -321,30 +387,26 @@ class ToolExecutor:
                 "protect it, so it was not called",
             )
         return await self._execute_with_ledger(
-            result, spec, args, key, str(run_id or ""), args_hash
+            result, spec, args, key, str(run_id or ""), args_hash, secrets
         )
 
     def _policy_refusal(self, spec: ToolSpec, side_effect: bool) -> str | None:
-        allowed = self.allowed_environments
-        if allowed is None:
+        return environment_refusal(spec, side_effect, self.allowed_environments)
+
+    async def _definition_refusal(self, spec: ToolSpec) -> str | None:
+        """Compare the tool's pinned definition hash with what its server lists now."""
+        live = getattr(self.backend_for(spec), "live_definition_hash", None)
+        if live is None:
             return None
-        if spec.environment is not None and spec.environment not in allowed:
-            return (
-                f"tool {spec.id!r} belongs to environment {spec.environment!r}, but this run "
-                f"may only reach {list(allowed)}; it was not called (change the run's "
-                "environment allow-list if this is intended)"
-            )
-        if spec.environment is None and side_effect:
-            return (
-                f"tool {spec.id!r} has no environment tag and may write "
-                f"(side_effect={spec.side_effect}); untagged tools may only read, so it was "
-                "not called (tag it with an environment in the catalog)"
-            )
-        return None
+        try:
+            live_hash = await asyncio.wait_for(live(spec), timeout=self.deadline_s)
+        except Exception:  # noqa: BLE001 - an unreachable server fails the call itself
+            return None
+        return definition_refusal(spec, live_hash)
 
     async def _execute_with_ledger(
         self, result: ToolCallResult, spec: ToolSpec, args: dict[str, Any], key: str,
-        run_id: str, args_hash: str,
+        run_id: str, args_hash: str, secrets: dict[str, str] | None = None,
     ) -> ToolCallResult:
         ledger = self.ledger
         assert ledger is not None
@@ -379,29 +441,37 @@ class ToolExecutor:
             # A transient failure, or an unknown outcome the tool deduplicates by key.
             record = await asyncio.to_thread(ledger.restart, key)
         return await self._attempts(
-            result, spec, args, key, True, ledger_key=key, prior_attempts=record.attempts - 1
+            result, spec, args, key, True, ledger_key=key, prior_attempts=record.attempts - 1,
+            secrets=secrets,
         )
 
     async def _attempts(
         self, result: ToolCallResult, spec: ToolSpec, args: dict[str, Any], key: str | None,
         side_effect: bool, ledger_key: str | None, prior_attempts: int = 0,
+        secrets: dict[str, str] | None = None,
     ) -> ToolCallResult:
         backend = self.backend_for(spec)
+        call_args = {**args, **(secrets or {})}
         passed_key = key if spec.accepts_idempotency_key() else None
         attempt = 0
         while True:
             attempt += 1
             result["attempts"] = prior_attempts + attempt
             try:
+                if ledger_key is not None:
+                    crash_point("before_call", result["call_id"])
                 raw = await asyncio.wait_for(
-                    backend.call(spec, dict(args), passed_key), timeout=self.deadline_s
+                    backend.call(spec, dict(call_args), passed_key), timeout=self.deadline_s
                 )
+                if ledger_key is not None:
+                    crash_point("after_call", result["call_id"])
                 output, notes = normalize_output(raw)
+                output = SECRETS.scrub(output)
             except asyncio.CancelledError:
                 raise  # the ledger keeps 'started': the outcome is unknown, as it should be
             except Exception as exc:  # noqa: BLE001 - every tool failure becomes a record
                 kind = classify_exception(exc)
-                message = _describe(exc, spec, self.deadline_s)
+                message = SECRETS.scrub(_describe(exc, spec, self.deadline_s))
                 retryable = kind in ("timeout", "transient") and (
                     not side_effect or passed_key is not None or _surely_not_delivered(exc)
                 )
@@ -435,6 +505,7 @@ class ToolExecutor:
             if ledger_key is not None:
                 stored = {"output": capped, "output_ref": output_ref, "notes": notes}
                 await asyncio.to_thread(self._ledger_write, "finish", ledger_key, stored)
+                crash_point("after_record", result["call_id"])
             return result
 
     def _restart(self, key: str) -> LedgerRecord:
@@ -725,6 +796,16 @@ def _new_result(call_id: str, tool_id: str) -> ToolCallResult:
 def _error(result: ToolCallResult, kind: ErrorKind, message: str) -> ToolCallResult:
     result["status"], result["error"], result["error_kind"] = "error", message, kind
     return result
+
+
+def _scrubbed(record: ToolCallResult) -> ToolCallResult:
+    """Remove known secret values and secret-named arguments from a result record."""
+    for field_name in ("output", "error", "notes"):
+        if record.get(field_name) is not None:
+            record[field_name] = SECRETS.scrub(record[field_name])  # type: ignore[literal-required]
+    if "args" in record:
+        record["args"] = redact_args(record["args"])
+    return record
 
 
 def _replay(result: ToolCallResult, record: LedgerRecord) -> ToolCallResult:

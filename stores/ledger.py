@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import socket
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -44,6 +47,25 @@ CREATE TABLE IF NOT EXISTS calls (
 CREATE INDEX IF NOT EXISTS calls_by_run ON calls (run_id);
 """
 
+# Runs: the request a run id was first used for (same id + other request = error), and the
+# lease of the one process allowed to drive the run (owner, pid, heartbeat).
+_RUNS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    request_hash TEXT NOT NULL,
+    request_preview TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS run_leases (
+    run_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    heartbeat_at REAL NOT NULL
+);
+"""
+LEASE_TTL_S = 30.0
+
 _COLUMNS = (
     "idempotency_key, run_id, call_id, tool_id, args_hash, status, result_json, error, "
     "transient, attempts, started_at, finished_at"
@@ -56,6 +78,65 @@ class LedgerError(RuntimeError):
 
 class LedgerConflict(LedgerError):
     """An idempotency key reused for a call with different arguments."""
+
+
+class RunConflict(LedgerError):
+    """A run id reused for a different request (a run id names one request, forever)."""
+
+
+class RunLeaseHeld(LedgerError):
+    """Another live process holds the run's lease: only one process may drive a run."""
+
+    def __init__(self, run_id: str, holder: LeaseRecord) -> None:
+        super().__init__(
+            f"run {run_id!r} is being run by another process (pid {holder.pid} on "
+            f"{holder.host}, last heartbeat {time.time() - holder.heartbeat_at:.1f} s ago); "
+            "this one stops without touching it. Wait for it to finish, or resume once it has "
+            "exited"
+        )
+        self.run_id = run_id
+        self.holder = holder
+
+
+@dataclass(frozen=True)
+class LeaseRecord:
+    """Who drives a run: a process (owner token, pid, host) and its last heartbeat."""
+
+    run_id: str
+    owner: str
+    pid: int
+    host: str
+    heartbeat_at: float
+
+
+_PROCESS_TOKEN = uuid.uuid4().hex[:12]
+
+
+def process_owner() -> str:
+    """Return this process's lease owner token (host, pid and a per-process random part)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{_PROCESS_TOKEN}"
+
+
+def request_hash(request: str) -> str:
+    """Return the sha256 of a request's text, whitespace-normalized (what a run id is bound to)."""
+    return _sha256(" ".join(str(request).split()))
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def lease_is_stale(lease: LeaseRecord, ttl_s: float = LEASE_TTL_S) -> bool:
+    """Return whether a lease's holder is gone: its pid is dead (same host) or it went silent."""
+    if time.time() - lease.heartbeat_at > ttl_s:
+        return True
+    return lease.host == socket.gethostname() and not _pid_alive(lease.pid)
 
 
 @dataclass(frozen=True)
@@ -254,10 +335,18 @@ class CallLedger:
         """Open (and create when needed) the ledger at ``path``.
 
         Args:
-            path: A SQLite file path, or ``":memory:"`` for a throwaway ledger.
+            path: A SQLite file path, ``":memory:"`` for a throwaway ledger, or a
+                ``postgresql://`` URL for the Postgres twin (``stores.ledger_postgres``).
         """
-        self.database = SqliteDatabase(path)
+        self.database: Any
+        if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+            from stores.ledger_postgres import PostgresDatabase
+
+            self.database = PostgresDatabase(path)
+        else:
+            self.database = SqliteDatabase(path)
         self.database.executescript(_SCHEMA)
+        self.database.executescript(_RUNS_SCHEMA)
         self._p = self.database.placeholder
 
     # ----------------------------------------------------------------- writes
@@ -378,6 +467,123 @@ class CallLedger:
             record = self._select(cursor, key)
         assert record is not None
         return record
+
+    # ------------------------------------------------------------------ runs
+    def bind_run(self, run_id: str, request_hash: str, preview: str = "") -> None:
+        """Bind a run id to its request at first use; the same id with another request fails.
+
+        Raises:
+            RunConflict: the run id was first used for a different request.
+        """
+        p = self._p
+        with self.database.transaction() as cursor:
+            cursor.execute(
+                f"INSERT INTO runs (run_id, request_hash, request_preview, created_at) "
+                f"VALUES ({p}, {p}, {p}, {p}) ON CONFLICT (run_id) DO NOTHING",
+                (run_id, request_hash, preview[:200], time.time()),
+            )
+            cursor.execute(
+                f"SELECT request_hash, request_preview FROM runs WHERE run_id = {p}", (run_id,)
+            )
+            first_hash, first_preview = cursor.fetchone()
+        if first_hash != request_hash:
+            raise RunConflict(
+                f"run id {run_id!r} was first used for another request ({first_preview!r}); "
+                "a run id names one request and its effects, so give this request a new run id "
+                "(or none, to derive one from the thread)"
+            )
+
+    def acquire_lease(
+        self, run_id: str, owner: str | None = None, ttl_s: float = LEASE_TTL_S
+    ) -> LeaseRecord:
+        """Take (or renew) the run's lease for ``owner``; a stale lease is taken over.
+
+        Raises:
+            RunLeaseHeld: another live process holds it.
+        """
+        owner = owner or process_owner()
+        p = self._p
+        now = time.time()
+        with self.database.transaction() as cursor:
+            held = self._lease(cursor, run_id)
+            if held is not None and held.owner != owner and not lease_is_stale(held, ttl_s):
+                raise RunLeaseHeld(run_id, held)
+            cursor.execute(
+                f"INSERT INTO run_leases (run_id, owner, pid, host, heartbeat_at) "
+                f"VALUES ({p}, {p}, {p}, {p}, {p}) ON CONFLICT (run_id) DO UPDATE SET "
+                "owner = excluded.owner, pid = excluded.pid, host = excluded.host, "
+                "heartbeat_at = excluded.heartbeat_at",
+                (run_id, owner, os.getpid(), socket.gethostname(), now),
+            )
+            lease = self._lease(cursor, run_id)
+        assert lease is not None
+        return lease
+
+    def release_lease(self, run_id: str, owner: str | None = None) -> None:
+        """Give the run's lease back (only if ``owner`` holds it)."""
+        p = self._p
+        with self.database.transaction() as cursor:
+            cursor.execute(
+                f"DELETE FROM run_leases WHERE run_id = {p} AND owner = {p}",
+                (run_id, owner or process_owner()),
+            )
+
+    def lease_holder(self, run_id: str) -> LeaseRecord | None:
+        """Return the run's current lease, or None."""
+        with self.database.reading() as cursor:
+            return self._lease(cursor, run_id)
+
+    def check_lease(self, run_id: str, owner: str | None = None) -> None:
+        """Raise when another live process holds the run's lease (no lease: nothing to check).
+
+        Raises:
+            RunLeaseHeld: another live process holds it.
+        """
+        held = self.lease_holder(run_id)
+        if held is not None and held.owner != (owner or process_owner()) and not lease_is_stale(
+            held
+        ):
+            raise RunLeaseHeld(run_id, held)
+
+    @contextmanager
+    def run_lease(
+        self, run_id: str, ttl_s: float = LEASE_TTL_S
+    ) -> Iterator[LeaseRecord]:
+        """Hold the run's lease for the ``with`` block, renewing it from a daemon thread.
+
+        Raises:
+            RunLeaseHeld: another live process drives the run.
+        """
+        owner = process_owner()
+        lease = self.acquire_lease(run_id, owner, ttl_s)
+        stop = threading.Event()
+
+        def beat() -> None:
+            while not stop.wait(ttl_s / 3):
+                try:
+                    self.acquire_lease(run_id, owner, ttl_s)
+                except LedgerError:
+                    return
+
+        thread = threading.Thread(target=beat, name="zspace-lease", daemon=True)
+        thread.start()
+        try:
+            yield lease
+        finally:
+            stop.set()
+            thread.join(timeout=1.0)
+            self.release_lease(run_id, owner)
+
+    def _lease(self, cursor: sqlite3.Cursor, run_id: str) -> LeaseRecord | None:
+        cursor.execute(
+            f"SELECT run_id, owner, pid, host, heartbeat_at FROM run_leases "
+            f"WHERE run_id = {self._p}",
+            (run_id,),
+        )
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        return LeaseRecord(row[0], row[1], int(row[2]), row[3], float(row[4]))
 
     # ------------------------------------------------------------------ reads
     def get(self, key: str) -> LedgerRecord | None:

@@ -57,6 +57,7 @@ from pydantic import ValidationError
 
 from stores.catalog import ENVIRONMENTS, Catalog, Environment, ToolSpec
 from stores.executor import IDEMPOTENCY_PARAM, ToolReportedError
+from stores.policy import SECRETS
 
 logger = logging.getLogger(__name__)
 
@@ -367,10 +368,12 @@ def parse_server_config(
         for wrong in ("headers",):
             if wrong in raw:
                 raise fail(wrong, "only HTTP and SSE servers take headers; use 'env'")
+        server_env = _expand_mapping(raw.get("env"), "env", fail, environ)
+        SECRETS.add_mapping(server_env)  # values under secret-looking names never leave
         return McpServerConfig(
             command=resolve_command(command),
             args=tuple(args),
-            env=_expand_mapping(raw.get("env"), "env", fail, environ),
+            env=server_env,
             cwd=cwd,
             **common,
         )
@@ -379,9 +382,9 @@ def parse_server_config(
     for wrong in ("args", "env", "cwd"):
         if wrong in raw:
             raise fail(wrong, f"only stdio servers take {wrong!r}; this one has a 'url'")
-    return McpServerConfig(
-        url=url, headers=_expand_mapping(raw.get("headers"), "headers", fail, environ), **common
-    )
+    headers = _expand_mapping(raw.get("headers"), "headers", fail, environ)
+    SECRETS.add_mapping(headers)
+    return McpServerConfig(url=url, headers=headers, **common)
 
 
 def resolve_command(command: str) -> str:
@@ -894,6 +897,9 @@ class McpSessionPool:
         self._connections: dict[str, _Connection] = {}
         self._locks = {name: asyncio.Lock() for name in servers}
         self._closed = False
+        # Live definition hashes per server, listed once per session; dropped when the server
+        # says its tools changed or is restarted, so a changed definition is seen on next use.
+        self._live_hashes: dict[str, dict[str, str]] = {}
 
     async def __aenter__(self) -> McpSessionPool:
         return self
@@ -1023,6 +1029,20 @@ class McpSessionPool:
         )
         return tools, problems
 
+    async def live_definition_hashes(self, server: str) -> dict[str, str]:
+        """Return ``{tool name: definition hash}`` as the server lists them now (cached).
+
+        Compared by the executor with the hashes pinned at index time: a tool whose definition
+        changed under a running server is disabled until it is re-indexed.
+        """
+        cached = self._live_hashes.get(server)
+        if cached is not None:
+            return cached
+        tools = await self.list_tools(server)
+        hashes = {tool.name: tool_definition_hash(tool) for tool in tools}
+        self._live_hashes[server] = hashes
+        return hashes
+
     def _timeout_for(self, server: str) -> float:
         if self.call_timeout is not None:
             return self.call_timeout
@@ -1114,6 +1134,8 @@ class McpSessionPool:
     def _event(self, server: str, kind: str, detail: str) -> None:
         event = McpServerEvent(server, cast(Any, kind), detail)
         self.events.append(event)
+        if kind in ("tools_changed", "restart", "started"):
+            self._live_hashes.pop(server, None)
         if kind in ("died", "outcome_unknown", "restart", "restart_refused", "start_failed"):
             logger.warning("MCP server %r: %s: %s", server, kind, detail)
 
@@ -1128,6 +1150,11 @@ class McpBackend:
     def __init__(self, pool: McpSessionPool) -> None:
         """Bind the backend to a run's session pool."""
         self.pool = pool
+
+    async def live_definition_hash(self, spec: ToolSpec) -> str:
+        """Return the hash of the tool's definition as its server lists it now ("" if gone)."""
+        hashes = await self.pool.live_definition_hashes(spec.agent)
+        return hashes.get(spec.name, "")
 
     async def call(
         self, spec: ToolSpec, args: dict[str, Any], idempotency_key: str | None

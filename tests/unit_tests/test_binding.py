@@ -1,6 +1,12 @@
 import pytest
 
-from nodes.binding import coerce_to_schema, enum_mentioned, find_named_value, param_bases, plain_bases
+from nodes.binding import (
+    coerce_to_schema,
+    enum_mentioned,
+    find_named_value,
+    param_bases,
+    plain_bases,
+)
 from stores.lexicon import Lexicon
 
 LEXICON = Lexicon.default()

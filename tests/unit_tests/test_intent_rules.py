@@ -44,7 +44,7 @@ CASES: list[tuple[str, list[Step]]] = [
     # synonyms of get / search
     ("look up order 17", [Step("get", "order", {"order": "17"})]),
     ("fetch the voucher ABC123", [Step("get", "coupon", {"voucher": "ABC123"})]),
-    ("find all orders of user 42", [Step("search", "order", {"user": "42"})]),
+    ("find all orders of user 42", [Step("list", "order", {"user": "42"})]),
     ("give me the order details for order #17", [Step("get", "order", {"order": "17"})]),
     ("What's the status of order ORD-2024-001?", [Step("get", "order", {"order": "ORD-2024-001"})]),
     ("How many orders does user 42 have?", [Step("count", "order", {"user": "42"})]),
@@ -227,7 +227,7 @@ CASES: list[tuple[str, list[Step]]] = [
     ("review order 17 with 4 stars", [Step("create", "review", {"order": "17", "rating": 4})]),
     ("give me a coupon for user 42", [Step("issue", "coupon", {"user": "42"})]),
     # "and" that must not split
-    ("show orders and payments for user 42", [Step("get", "order", {"user": "42"})]),
+    ("show orders and payments for user 42", [Step("list", "order", {"user": "42"})]),
     ("list users and their addresses", [Step("list", "user")]),
     ("create an order for a user and a product", [Step("create", "order")]),
     ("list all orders and refunds of user 42", [Step("list", "order", {"user": "42"})]),

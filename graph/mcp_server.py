@@ -1,0 +1,155 @@
+"""``zspace mcp``: zspace itself as an MCP server (stdio), for agents that speak MCP.
+
+Tools:
+
+- ``search_tools(query, k=5)`` — zspace's ranking over the indexed tools: id, owner agent,
+  score and description of the best ``k``.
+- ``run_request(request, run_id=None, thread_id=None, approve=False, output_format="md")`` —
+  the whole pipeline on one request; returns the answer, or the question it waits on.
+- ``resume_run(thread_id, answer)`` — answer that question (a value, or yes/no for approvals).
+
+It serves the index and catalog under ``ZSPACE_HOME`` (what ``zspace index`` wrote), calls
+tools over the MCP config that was indexed, and checkpoints to SQLite under the home (or
+Postgres with ``ZSPACE_POSTGRES_URL``). Register it in an MCP client config as::
+
+    {"mcpServers": {"zspace": {"command": "zspace", "args": ["mcp"],
+                               "env": {"ZSPACE_HOME": "/path/to/home"}}}}
+"""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from contextlib import redirect_stdout
+from typing import Any, Literal
+
+from langgraph.types import Command
+
+from graph.deps import Deps
+from graph.runner import RunOutcome, open_runtime, saved_mcp_config, stream_run
+from graph.tools import describe_tools
+from nodes.context import Context
+from stores.retrieval import RetrievalConfig, retrieve
+from stores.settings import apply_offline_environment
+
+INSTRUCTIONS = (
+    "zspace finds the few right tools among thousands and runs them in dependency order. "
+    "Use search_tools to see which tools fit a step; use run_request to have zspace plan and "
+    "execute a whole request. When run_request answers status 'waiting for input', call "
+    "resume_run with the thread_id and the answer to its question."
+)
+
+
+def _quiet(_line: str) -> None:
+    """Progress lines are dropped: stdout is the MCP channel."""
+
+
+def outcome_payload(outcome: RunOutcome) -> dict[str, Any]:
+    """The JSON answer of ``run_request`` / ``resume_run``."""
+    values = outcome.values
+    calls = [
+        {
+            "call_id": result.get("call_id"),
+            "tool_id": result.get("tool_id"),
+            "status": result.get("status"),
+            "error": result.get("error"),
+            "replayed": result.get("replayed", False),
+        }
+        for result in (values.get("results") or {}).values()
+    ]
+    payload: dict[str, Any] = {
+        "thread_id": outcome.thread_id,
+        "run_id": values.get("run_id"),
+        "status": "waiting for input" if outcome.interrupt is not None else "done",
+        "answer": values.get("answer", "") if outcome.interrupt is None else "",
+        "calls": calls,
+        "gaps": list(values.get("gaps") or []),
+    }
+    if outcome.interrupt is not None:
+        payload["question"] = outcome.interrupt.get("question")
+        payload["interrupt"] = outcome.interrupt
+    return payload
+
+
+def build_server(deps: Deps | None = None) -> Any:
+    """The FastMCP server over one ``Deps`` (index and embedder loaded once, on first use)."""
+    from mcp.server.fastmcp import FastMCP
+
+    apply_offline_environment()
+    deps = deps or Deps()
+    server = FastMCP("zspace", instructions=INSTRUCTIONS)
+
+    async def invoke(payload: Any, thread_id: str, context: Context) -> dict[str, Any]:
+        with redirect_stdout(sys.stderr):
+            mcp_config = saved_mcp_config(deps.get_home())
+            async with open_runtime(deps, mcp_config) as graph:
+                outcome = await stream_run(graph, payload, thread_id, context, _quiet, entry="mcp")
+        return outcome_payload(outcome)
+
+    @server.tool()
+    def search_tools(
+        query: str, k: int = 5, environment: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Rank the indexed tools for a query; returns the best k with their descriptions.
+
+        Args:
+            query: one step of a task in plain language, e.g. "place an order".
+            k: how many tools (1-50).
+            environment: only tools of this environment (e.g. "test"); default: any.
+        """
+        with redirect_stdout(sys.stderr):
+            result = retrieve(
+                deps.get_index(),
+                query,
+                k_tools=max(1, min(int(k), 50)),
+                k_agents=max(1, min(int(k), 50)),
+                config=RetrievalConfig(),
+                environments=[environment] if environment else None,
+            )
+            described = describe_tools([t.tool_id for t in result.tools], deps.get_catalog())
+        for row, ranked in zip(described, result.tools, strict=True):
+            row["score"] = round(ranked.score, 6)
+        return described
+
+    @server.tool()
+    async def run_request(
+        request: str,
+        run_id: str | None = None,
+        thread_id: str | None = None,
+        approve: bool = False,
+        output_format: Literal["md", "json", "text"] = "md",
+    ) -> dict[str, Any]:
+        """Run a request through zspace: parse, retrieve, plan, call the tools, answer.
+
+        Args:
+            request: what to do, in plain language.
+            run_id: idempotency scope; the same run id never repeats a recorded effect.
+            thread_id: continue this conversation (follow-ups like "cancel that order").
+            approve: pre-approve destructive calls (cancel, delete, refund...).
+            output_format: md (a table), json or text.
+        """
+        context = Context(run_id=run_id or "", pre_approved=approve, output_format=output_format)
+        thread = thread_id or uuid.uuid4().hex[:12]
+        return await invoke({"request": request}, thread, context)
+
+    @server.tool()
+    async def resume_run(thread_id: str, answer: str) -> dict[str, Any]:
+        """Answer the question a run is waiting on (a value; yes/no for an approval).
+
+        Args:
+            thread_id: the thread_id run_request returned.
+            answer: the missing value, or yes / no.
+        """
+        return await invoke(Command(resume=answer), thread_id, Context())
+
+    return server
+
+
+def main() -> int:
+    """Serve over stdio until the client disconnects."""
+    build_server().run("stdio")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,285 @@
+"""Isolation and security policy of tool calls: environments, approval, pinned definitions, secrets.
+
+Pure functions over :class:`~stores.catalog.ToolSpec` and plain data, used by the executor (at
+execution time, whatever the plan says) and by the approval step:
+
+- **Environments**: a run may only reach the environments of its allow-list; a tool tagged for
+  another environment is never called, an untagged tool may be read from but never written to.
+- **Destructive by our policy**: tool-name patterns (``cancel_*``, ``delete_*`` ...) decide which
+  calls need a person's approval; a server's ``destructiveHint`` is never trusted to waive it.
+- **Pinned definitions**: each tool's definition hash is pinned when it is indexed; a tool whose
+  live definition differs (a "rug pull") is disabled until it is re-indexed and approved.
+- **Secrets**: argument names that look secret are redacted before they enter state, ledger,
+  logs or answers; known secret values (from MCP config ``env``/``headers`` and the process
+  environment) are scrubbed from tool outputs and errors; a tool's secret-named parameters are
+  filled at the edge from ``ZSPACE_SECRET_<NAME>`` so the plan never holds them.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from stores.catalog import ToolSpec
+
+DEFINITION_HASH_KEY = "zspace_definition_hash"
+REDACTED = "[redacted]"
+SECRET_ENV_PREFIX = "ZSPACE_SECRET_"
+MIN_SECRET_CHARS = 8
+# Parameter and variable names that carry credentials. Matched against the whole name split on
+# '_', '-' and camel case, so "api_key", "X-Api-Key", "accessToken", "client_secret" and
+# "password" match while "token_count" or "author" do not.
+_SECRET_NAME = re.compile(
+    r"(?:^|_)(?:api_?key|apikey|access_?key|secret(?:_?key)?|client_?secret|password|passwd|"
+    r"passphrase|pwd|token|access_?token|refresh_?token|auth_?token|bearer|authorization|"
+    r"private_?key|credentials?|cookie|session_?id|signature)(?:$|_)",
+)
+_NOT_SECRET = re.compile(r"(?:^|_)(?:count|limit|type|name|id_?hint|usage|len|length)$")
+
+Decision = Literal["allow", "needs_approval", "refuse"]
+
+
+# ------------------------------------------------------------------------ environments
+def environment_refusal(
+    spec: ToolSpec, side_effect: bool, allowed: Sequence[str] | None
+) -> str | None:
+    """Return why the environment policy forbids a call, or None when it may run.
+
+    Args:
+        spec: The tool.
+        side_effect: Whether this call may write (the executor's effective view).
+        allowed: The run's environment allow-list; None disables the policy.
+    """
+    if allowed is None:
+        return None
+    if spec.environment is not None and spec.environment not in allowed:
+        return (
+            f"tool {spec.id!r} belongs to environment {spec.environment!r}, but this run "
+            f"may only reach {list(allowed)}; it was not called (change the run's "
+            "environment allow-list if this is intended)"
+        )
+    if spec.environment is None and side_effect:
+        return (
+            f"tool {spec.id!r} has no environment tag and may write "
+            f"(side_effect={spec.side_effect}); untagged tools may only read, so it was "
+            "not called (tag it with an environment in the catalog)"
+        )
+    return None
+
+
+# ------------------------------------------------------------------------ approval
+def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
+    """Return whether our policy (tool-name patterns, not a server's hint) needs approval."""
+    name = tool_id.split("/", 1)[-1]
+    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+
+
+@dataclass(frozen=True)
+class PolicyVerdict:
+    """What the policy says about one call before it runs."""
+
+    decision: Decision
+    reason: str
+
+
+def decide(
+    spec: ToolSpec,
+    *,
+    allowed_environments: Sequence[str] | None,
+    destructive_patterns: Sequence[str],
+    approved: bool = False,
+    pre_approved: bool = False,
+    side_effect: bool | None = None,
+) -> PolicyVerdict:
+    """Judge a call as if the planner (or a compromised model) asked for it.
+
+    Args:
+        spec: The tool.
+        allowed_environments: The run's allow-list (None: no environment policy).
+        destructive_patterns: Tool-name patterns that need approval.
+        approved: A person approved this exact call.
+        pre_approved: The run pre-approves destructive calls.
+        side_effect: The call's effective side effect (default: unknown counts as writing).
+    """
+    writes = spec.side_effect is not False if side_effect is None else side_effect
+    refusal = environment_refusal(spec, writes, allowed_environments)
+    if refusal is not None:
+        return PolicyVerdict("refuse", refusal)
+    if is_destructive(spec.id, destructive_patterns) and not (approved or pre_approved):
+        return PolicyVerdict(
+            "needs_approval", f"tool {spec.id!r} is destructive by policy: a person must approve"
+        )
+    return PolicyVerdict("allow", "allowed")
+
+
+# ------------------------------------------------------------------------ pinned definitions
+def pinned_hash(spec: ToolSpec) -> str:
+    """Return the definition hash pinned at index time (MCP), else the catalog content hash."""
+    pinned = spec.annotations.get(DEFINITION_HASH_KEY)
+    return str(pinned) if pinned else spec.content_hash()
+
+
+def definition_refusal(spec: ToolSpec, live_hash: str | None) -> str | None:
+    """Return why a tool is disabled because its live definition changed, or None.
+
+    Args:
+        spec: The tool as indexed (with its pinned hash).
+        live_hash: The hash of the definition the server lists now; ``""`` when the server no
+            longer lists the tool; None when unknown (no check possible).
+    """
+    pinned = spec.annotations.get(DEFINITION_HASH_KEY)
+    if live_hash is None or not pinned or live_hash == pinned:
+        return None
+    if live_hash == "":
+        change = "is no longer listed by its server"
+    else:
+        change = (
+            f"changed on its server since it was indexed (pinned {str(pinned)[:12]}…, "
+            f"live {live_hash[:12]}…)"
+        )
+    return (
+        f"tool {spec.id!r} {change}; it is disabled until it is re-indexed (`zspace index "
+        "--mcp CONFIG`) and its new definition approved, so it was not called"
+    )
+
+
+# ------------------------------------------------------------------------ secrets
+def is_secret_name(name: str) -> bool:
+    """Return whether an argument or variable name looks like it carries a credential."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", str(name)).lower()
+    words = re.sub(r"[^a-z0-9]+", "_", words).strip("_")
+    return bool(_SECRET_NAME.search(words)) and not _NOT_SECRET.search(words)
+
+
+def redact_args(value: Any) -> Any:
+    """Return a copy of arguments with the values of secret-looking keys replaced, recursively."""
+    if isinstance(value, Mapping):
+        return {
+            key: (REDACTED if is_secret_name(str(key)) and item not in (None, "") else
+                  redact_args(item))
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [redact_args(item) for item in value]
+    return value
+
+
+class SecretRegistry:
+    """Secret values known to this process, scrubbed from everything a tool returns.
+
+    Values shorter than ``MIN_SECRET_CHARS`` are ignored (scrubbing "1" would wreck data).
+    """
+
+    def __init__(self) -> None:
+        self._values: set[str] = set()
+        self._lock = threading.Lock()
+        self._pattern: re.Pattern[str] | None = None
+
+    def add(self, value: Any) -> None:
+        """Register one secret value."""
+        if isinstance(value, str) and len(value) >= MIN_SECRET_CHARS:
+            with self._lock:
+                if value not in self._values:
+                    self._values.add(value)
+                    self._pattern = None
+
+    def add_mapping(self, mapping: Mapping[str, Any], *, only_secret_names: bool = True) -> None:
+        """Register the values of a mapping (by default only those under secret-looking names)."""
+        for key, value in mapping.items():
+            if not only_secret_names or is_secret_name(str(key)):
+                self.add(value)
+                if isinstance(value, str) and value.lower().startswith("bearer "):
+                    self.add(value[7:])
+
+    def scrub(self, value: Any) -> Any:
+        """Return ``value`` with every registered secret replaced by ``[redacted]``, recursively."""
+        pattern = self._compiled()
+        if pattern is None:
+            return value
+        return _scrub(value, pattern)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._values
+
+    def _compiled(self) -> re.Pattern[str] | None:
+        with self._lock:
+            if not self._values:
+                return None
+            if self._pattern is None:
+                ordered = sorted(self._values, key=len, reverse=True)
+                self._pattern = re.compile("|".join(re.escape(v) for v in ordered))
+            return self._pattern
+
+
+def _scrub(value: Any, pattern: re.Pattern[str]) -> Any:
+    if isinstance(value, str):
+        return pattern.sub(REDACTED, value)
+    if isinstance(value, Mapping):
+        return {_scrub(key, pattern): _scrub(item, pattern) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrub(item, pattern) for item in value]
+    return value
+
+
+SECRETS = SecretRegistry()
+"""The process-wide registry: MCP configs and the executor add to it."""
+
+
+def register_environment_secrets(environ: Mapping[str, str] | None = None) -> None:
+    """Register the values of secret-looking process environment variables (OPENAI_API_KEY...)."""
+    SECRETS.add_mapping(os.environ if environ is None else environ)
+
+
+def injected_secrets(
+    spec: ToolSpec, args: Mapping[str, Any], environ: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Return secret arguments to add at call time, read from ``ZSPACE_SECRET_<PARAM>``.
+
+    One for each secret-named parameter of the tool's schema that the plan did not bind.
+
+    The plan (and so state and checkpoints) never holds these values.
+    """
+    environ = os.environ if environ is None else environ
+    found: dict[str, str] = {}
+    for param in (spec.input_schema.get("properties") or {}):
+        if param in args or not is_secret_name(param):
+            continue
+        variable = SECRET_ENV_PREFIX + re.sub(r"[^A-Za-z0-9]+", "_", param).upper()
+        value = environ.get(variable)
+        if value:
+            SECRETS.add(value)
+            found[param] = value
+    return found
+
+
+def secret_values_in(args: Mapping[str, Any]) -> Iterable[str]:
+    """Yield the string values of secret-named arguments (to register before a call)."""
+    for key, value in args.items():
+        if is_secret_name(str(key)) and isinstance(value, str):
+            yield value
+        elif isinstance(value, Mapping):
+            yield from secret_values_in(value)
+
+
+__all__ = [
+    "DEFINITION_HASH_KEY",
+    "REDACTED",
+    "SECRETS",
+    "PolicyVerdict",
+    "SecretRegistry",
+    "decide",
+    "definition_refusal",
+    "environment_refusal",
+    "injected_secrets",
+    "is_destructive",
+    "is_secret_name",
+    "pinned_hash",
+    "redact_args",
+    "register_environment_secrets",
+    "secret_values_in",
+]

@@ -1,0 +1,93 @@
+"""`zspace run | resume | threads` over a SQLite checkpointer, with the shop's Python tools."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import graph.cli as cli
+from tests.unit_tests.test_pipeline import World
+
+
+@pytest.fixture
+def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
+    made = World(tmp_path)
+    monkeypatch.setenv("ZSPACE_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("ZSPACE_POSTGRES_URL", raising=False)
+    # The CLI builds its own Deps; hand it the world's (catalog with Python tools, test index).
+    monkeypatch.setattr(cli, "Deps", lambda *args, **kwargs: made.deps)
+    monkeypatch.setattr(cli, "saved_mcp_config", lambda home: None)
+    return made
+
+
+def last_json(out: str) -> Any:
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def threads(capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, Any]]:
+    assert cli.main(["threads", "--json"]) == 0
+    return {t["thread_id"]: t for t in last_json(capsys.readouterr().out)}
+
+
+def test_run_stops_for_a_value_then_resume_answers_it(
+    world: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["run", "create an order for account 123456", "--thread", "first"]) == 0
+    out = capsys.readouterr().out
+    assert "intent (rules)" in out and "→ s1.core shop/create_order" in out
+
+    assert cli.main(["run", "advance the order status to paid", "--thread", "t-ask"]) == 3
+    out = capsys.readouterr().out
+    assert "zspace resume t-ask --answer VALUE" in out
+
+    listed = threads(capsys)
+    assert listed["first"]["status"] == "done"
+    waiting = listed["t-ask"]
+    assert waiting["status"] == "waiting for input" and waiting["last_step"] == "plan"
+    assert "order_id" in waiting["question"]
+
+    assert cli.main(["resume", "t-ask", "--answer", "1", "--json"]) == 0
+    result = last_json(capsys.readouterr().out)
+    assert result["results"]["s1.core"]["args"] == {"order_id": 1, "status": "paid"}
+    assert threads(capsys)["t-ask"]["status"] == "done"
+
+    assert cli.main(["resume", "t-ask", "--answer", "1"]) == 0
+    assert "nothing to resume" in capsys.readouterr().out
+    assert cli.main(["resume", "no-such-thread", "--answer", "1"]) == 2
+
+
+def test_approval_through_resume(world: World, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["run", "create an order for account 123456", "--thread", "a"]) == 0
+    assert cli.main(["run", "cancel order 1", "--thread", "b"]) == 3
+    assert "--approve or --reject" in capsys.readouterr().out
+    assert world.shop.calls.get("cancel_order", 0) == 0
+    assert cli.main(["resume", "b", "--reject"]) == 1  # rejected: done, with a gap
+    assert world.shop.calls.get("cancel_order", 0) == 0
+    assert cli.main(["run", "cancel order 1", "--thread", "c"]) == 3
+    assert cli.main(["resume", "c", "--approve"]) == 0
+    assert world.shop.calls["cancel_order"] == 1
+
+
+def test_threads_text_and_empty(world: World, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["threads"]) == 0
+    assert "no threads yet" in capsys.readouterr().out
+    assert cli.main(["run", "advance the order status to paid", "--thread", "q"]) == 3
+    capsys.readouterr()
+    assert cli.main(["threads"]) == 0
+    out = capsys.readouterr().out
+    assert "waiting for input" in out and "? To 'advance the order status to paid'" in out
+
+
+def test_every_subcommand_parses() -> None:
+    parser = cli.build_parser()
+    for argv in (
+        ["index", "a.json"], ["search", "q"], ["run", "r", "--postgres", "postgresql://x/y"],
+        ["resume", "t", "--approve"], ["threads", "--limit", "3"], ["mcp"], ["demo"],
+        ["eval", "retrieval", "--catalog", "c", "--queries", "q"],
+    ):
+        assert callable(parser.parse_args(argv).handler)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["resume", "t", "--approve", "--reject"])

@@ -1,0 +1,101 @@
+"""Follow-ups in the same thread refer to earlier turns: "that order", "it", "do the same"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.types import Command
+
+from nodes.intake import remember_turn, repeat_request
+from tests.unit_tests.test_pipeline import World
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    return World(tmp_path)
+
+
+async def test_that_order_binds_the_order_the_previous_turn_created(world: World) -> None:
+    first, _ = await world.run({"request": "create an order for account 123456"}, "chat")
+    order_id = first["results"]["s1.core"]["output"]["order_id"]
+    await world.run({"request": "create an order for account 000042"}, "other-thread")
+    assert world.shop.count("orders") == 2
+
+    state, events = await world.run({"request": "now cancel that order"}, "chat")
+    follow_up = state["intent"]["follow_up"]
+    assert follow_up["kind"] == "reference" and follow_up["bindings"] == {"order_id": order_id}
+    assert any(e["event"] == "memory_bound" for e in events)
+    snapshot = await world.graph.aget_state({"configurable": {"thread_id": "chat"}})
+    assert snapshot.next == ("approve",)  # cancel is destructive: it still asks first
+    state, _ = await world.run(Command(resume=True), "chat")
+    assert state["results"]["s1.core"]["args"] == {"order_id": order_id}
+    assert state["results"]["s1.core"]["status"] == "ok"
+    memory = state["memory"]
+    assert [m["turn"] for m in memory] == [1]
+    assert memory[0]["outputs"]["order_id"] == order_id
+    assert memory[0]["entities"] == {"account": "123456"}
+
+
+async def test_it_refers_to_the_object_of_the_previous_turn(world: World) -> None:
+    first, _ = await world.run({"request": "create an order for account 123456"}, "chat")
+    order_id = first["results"]["s1.core"]["output"]["order_id"]
+    state, _ = await world.run({"request": "advance it to paid"}, "chat")
+    assert state["intent"]["follow_up"]["bindings"] == {"order_id": order_id}
+    assert state["results"]["s1.core"]["args"] == {"order_id": order_id, "status": "paid"}
+
+
+async def test_do_the_same_for_another_account_reruns_the_previous_request(world: World) -> None:
+    await world.run({"request": "create an order for account 123456"}, "chat")
+    state, events = await world.run({"request": "do the same for account 000042"}, "chat")
+    follow_up = state["intent"]["follow_up"]
+    assert follow_up["kind"] == "repeat"
+    assert follow_up["request"] == "create an order for account 000042"
+    assert state["results"]["s1.aux1"]["output"]["user_id"] == 2
+    assert state["results"]["s1.core"]["output"]["user_id"] == 2
+    assert world.shop.count("orders") == 2
+    # A new turn is a new idempotency scope: the second order is a real effect.
+    assert state["run_id"].split(":")[1] == "2"
+    assert [m["request"] for m in state["memory"]] == ["create an order for account 123456"]
+
+
+async def test_a_value_the_user_names_wins_over_memory(world: World) -> None:
+    await world.run({"request": "create an order for account 123456"}, "chat")
+    await world.run({"request": "create an order for account 000042"}, "chat")
+    state, _ = await world.run({"request": "advance order 1 to paid"}, "chat")
+    assert state["intent"].get("follow_up") is None
+    assert state["results"]["s1.core"]["args"]["order_id"] == 1
+
+
+async def test_a_first_turn_reference_is_left_to_clarification(world: World) -> None:
+    await world.run({"request": "advance that order to paid"}, "fresh")
+    snapshot = await world.graph.aget_state({"configurable": {"thread_id": "fresh"}})
+    assert snapshot.next == ("clarify",)
+
+
+def test_repeat_patterns_and_memory_digest() -> None:
+    memory: list[Any] = [
+        {
+            "turn": 1,
+            "request": "create an order for account 123456",
+            "category": "order",
+            "operations": ["create"],
+            "targets": ["order"],
+            "entities": {"account": "123456"},
+            "outputs": {"order_id": 3},
+            "answer": "",
+        }
+    ]
+    for said in (
+        "do the same for account 654321",
+        "Now do the same thing for account 654321.",
+        "same for account 654321",
+        "repeat that for account 654321",
+    ):
+        follow_up = repeat_request(said, memory)
+        assert follow_up is not None, said
+        assert follow_up["request"] == "create an order for account 654321"
+    assert repeat_request("create the same product twice", memory) is None
+    assert repeat_request("do the same for account 654321", []) is None
+    assert remember_turn({}) is None  # type: ignore[typeddict-item]
