@@ -15,10 +15,11 @@ The alignment check runs before synthesis so the answer can state the gaps it fi
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
-from graph.deps import Deps
+from graph.deps import Deps, LazyLexicon
 from graph.routes import route_after_alignment, route_after_parse, route_after_plan, route_wave
 from nodes.align import check_alignment
 from nodes.context import Context
@@ -39,6 +40,10 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
     """
     deps = deps or Deps()
 
+    # The lexicon file is read on first use, not when the graph is built (Studio imports the
+    # entry module, which must do no I/O).
+    lexicon: Any = LazyLexicon(deps)
+
     def planner_factory(context: Context) -> Planner:
         return Planner(deps.get_catalog(), deps.get_dependency_graph(), deps.get_lexicon(), context)
 
@@ -48,17 +53,17 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
     builder.add_node(
         "parse_intent",
         partial(  # type: ignore[call-overload]
-            parse_intent, chat_model_factory=deps.chat_model_for, lexicon=deps.get_lexicon()
+            parse_intent, chat_model_factory=deps.chat_model_for, lexicon=lexicon
         ),
     )
-    builder.add_node("normalize", partial(normalize, lexicon=deps.get_lexicon()))  # type: ignore[call-overload]
+    builder.add_node("normalize", partial(normalize, lexicon=lexicon))  # type: ignore[call-overload]
     builder.add_node(
         "retrieve",
         partial(  # type: ignore[call-overload]
             retrieve,
             index_factory=deps.get_index,
             catalog_factory=deps.get_catalog,
-            lexicon=deps.get_lexicon(),
+            lexicon=lexicon,
         ),
     )
     builder.add_node("plan", partial(plan, planner_factory=planner_factory))  # type: ignore[call-overload]

@@ -183,3 +183,14 @@ class Deps:
                     temperature=0,
                 )
             return self._models[key]
+
+
+class LazyLexicon:
+    """Stands for ``deps.get_lexicon()``, loading it on first attribute access."""
+
+    def __init__(self, deps: Deps) -> None:
+        """Defer to ``deps`` for the real lexicon."""
+        self._deps = deps
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._deps.get_lexicon(), name)

@@ -50,8 +50,17 @@ def coerce_to_schema(value: Any, schema: Mapping[str, Any]) -> Any:
 
     Strings of digits become integers for ``integer``; numbers become strings for
     ``string`` (ids like ``000042`` stay strings); enum values are matched loosely
-    (case, spaces and hyphens versus underscores).
+    (case, spaces and hyphens versus underscores). An optional parameter written as
+    ``anyOf: [{type: integer}, {type: null}]`` is coerced to its non-null option.
     """
+    if "type" not in schema:
+        options = [
+            option
+            for option in (schema.get("anyOf") or schema.get("oneOf") or [])
+            if isinstance(option, Mapping) and option.get("type") not in (None, "null")
+        ]
+        if options:
+            schema = {**options[0], **({"enum": schema["enum"]} if "enum" in schema else {})}
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), None)

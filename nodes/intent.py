@@ -153,7 +153,9 @@ _NOUN_VERBS = {"order": "order", "reorder": "order", "review": "review"}
 _INDEFINITES = frozenset({"a", "an", "any", "some", "another", "new", "one"})
 # What "order X" buys: after these nouns "order" is a verb ("order product 2").
 # What one issues to a person; "giving" anything else creates it for them.
-_GIVEN_OBJECTS = frozenset({"coupon", "points", "invoice", "refund", "token", "notification"})
+_GIVEN_OBJECTS = frozenset(
+    {"coupon", "template", "points", "invoice", "refund", "token", "notification"}
+)
 _ORDERABLE = frozenset(
     "product products item items sku skus variant variants unit units goods merchandise".split()
 )
@@ -775,6 +777,8 @@ class RuleIntentParser:
             operation = "get"
         if operation_match is None and first in {"ordering", "ordered"}:
             operation, target = "create", "order"
+        if operation == "restock":
+            operation, target = "create", "inventory"  # restocking adds inventory
         if operation == "issue" and target and target not in _GIVEN_OBJECTS:
             operation = "create"  # "give them an address", "give her a gold membership"
         match = next((m for m in objects if m.canonical == target), None)

@@ -46,6 +46,12 @@ LOOKUP_COVER_WEIGHT = 0.75
 LOOKUP_COST = 0.5
 MISSING_PENALTY = 1.0
 MAX_BIND_TRIALS = 8
+RESIDUE_PENALTY = 0.5
+# What the tool's name says about the clause's operation and object counts again against
+# binding: a lookup that consumes "account 123456" is not what "show the cart of account
+# 123456" asks for.
+FIT_EMPHASIS = 1.0
+NAME_FILLERS = frozenset({"by", "for", "from", "the", "and", "with", "all", "info", "details"})
 IDENTIFIER_SUFFIXES = ("_id", "_number", "_code", "_no")
 # Free-form parameters that take every ``key=value`` the user wrote for the call.
 ATTRIBUTE_PARAMS = frozenset({"attributes", "properties", "options", "variant"})
@@ -214,7 +220,7 @@ class Planner:
         scored = self._score_candidates(sub, candidates, excluded)
         best: tuple[tuple[float, int], ToolSpec, float, list[PlannedCall], list[str]] | None
         best = None
-        for score, rank, spec, _fit in scored[:MAX_BIND_TRIALS]:
+        for score, rank, spec, fit in scored[:MAX_BIND_TRIALS]:
             calls, missing = self._bind_call(
                 sub, spec, intent, planned, core_by_sub, clarifications
             )
@@ -222,6 +228,7 @@ class Planner:
             lookups = sum(1 for c in calls if c["role"] == "auxiliary")
             total = (
                 score
+                + FIT_EMPHASIS * fit
                 + COVER_WEIGHT * len(direct)
                 + LOOKUP_COVER_WEIGHT * len(through_lookups - direct)
                 - LOOKUP_COST * lookups
@@ -256,10 +263,36 @@ class Planner:
             unknown_domain = not sub["operation"] and not sub["target"]
             if fit == 0.0 and not unknown_domain:
                 continue
-            score = fit + 1.0 / (rank + 1)
+            score = fit + 1.0 / (rank + 1) - RESIDUE_PENALTY * self._name_residue(sub, spec)
             scored.append((score, rank, spec, fit))
         scored.sort(key=lambda item: (-item[0], item[1]))
         return scored
+
+    def _name_residue(self, sub: SubIntent, spec: ToolSpec) -> int:
+        """Words of the tool's name the clause does not account for.
+
+        ``get_order_history`` says more than "show order 3" asks, and
+        ``check_stock_availability`` more than "the stock level of product 3": the tool whose
+        name the request explains fully is the one meant.
+        """
+        words = set(re.findall(r"[a-z]+", sub["text"].lower()))
+        said = {lemmatize(w) for w in words} | words
+        terms = {sub["operation"], sub["target"]}
+        for match in self.lexicon.find_terms([lemmatize(w) for w in tokenize(sub["text"])]):
+            terms.add(match.canonical)
+        residue = 0
+        for word in tokenize(spec.name):
+            lemma = lemmatize(word)
+            if len(lemma) < 3 or lemma in NAME_FILLERS or lemma in said or word in said:
+                continue
+            canonical = {
+                self.lexicon.canonical(lemma, "operation"),
+                self.lexicon.canonical(lemma, "object"),
+            }
+            if canonical & terms:
+                continue
+            residue += 1
+        return residue
 
     def _fillable_parameters(self, named: Mapping[str, Any]) -> set[str]:
         """Catalog parameters the user's named values can fill (``account`` → ``account_number``).
@@ -326,6 +359,7 @@ class Planner:
             if source is not None:
                 args[param] = source
         self._bind_leftover_number(sub, spec, args)
+        missing = [p for p in missing if p not in args]
         auxiliary: list[PlannedCall] = []
         if missing:
             auxiliary, missing = self._auxiliary_calls(sub, spec, args, missing, intent, planned)
@@ -410,15 +444,15 @@ class Planner:
             return None
         if not edges:
             return None
+        if not param.endswith(IDENTIFIER_SUFFIXES):
+            return None  # prices, amounts, statuses come from the user, not another call
         by_tool = {edge.source: edge for edge in reversed(edges)}
         noun = _param_noun(param, self.lexicon)
         candidates = [c for c in reversed(planned) if c["tool_id"] in by_tool]
         if not required:
-            if not param.endswith(IDENTIFIER_SUFFIXES):
-                return None
             pointed = self._pointed_objects(sub)
             referred = {core_by_sub[d] for d in sub["depends_on"] if d in core_by_sub}
-            named = _named_objects(sub["text"], self.lexicon) - {sub["target"]}
+            named = _named_objects(sub["text"], self.lexicon)
             text = sub["text"].lower()
             candidates = [
                 c
@@ -466,12 +500,15 @@ class Planner:
     ) -> None:
         """Give the one bare number of a clause to the tool's one free amount-like slot."""
         properties = _properties(spec)
-        slots = [
+        required = [
+            p for p in _required(spec) if p not in args and _is_numeric(properties.get(p, {}))
+        ]
+        slots = required or [
             p
             for p in NUMERIC_SLOTS
             if p in properties and p not in args and _is_numeric(properties[p])
         ]
-        if not slots:
+        if not slots or len(required) > 1:
             return
         entities = extract_entities(sub["text"], self.lexicon)
         named = [*(sub.get("entities") or {}).values(), *entities["named"].values()]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from langgraph.config import get_stream_writer
@@ -43,26 +44,34 @@ def _named_by_top_agents(
     seen: set[str],
     environments: list[str],
 ) -> list[Candidate]:
-    """Tools of the best-ranked agents whose names say the sub-intent's operation and object.
+    """Callable tools whose names say the sub-intent's operation and object (lexical channel).
 
-    Tool-to-Agent retrieval ranks owners well even when a short clause ("look up user 1")
-    ranks the owner's exact tool below lookalikes; the owner's tool named "get user" is then
-    added after the top-k, so the planner can weigh it.
+    A short clause ("fetch order 1") can rank thousands of public lookalikes above the one
+    callable tool named "get order"; such tools, the best-ranked agents' first, are added
+    after the top-k so the planner can weigh them. Only canonical terms are compared, so the
+    channel adds at most a few schemas to the context.
     """
-    if not sub["operation"] or not sub["target"] or not agents:
+    if not sub["operation"] or not sub["target"]:
         return []
-    found: list[Candidate] = []
-    wanted = set(agents)
+    named: list[Candidate] = []
     for spec in catalog.tools.values():
-        if spec.agent not in wanted or spec.id in seen or not callable_in(spec, environments):
+        if spec.id in seen or not callable_in(spec, environments):
             continue
         operations, objects, _, _ = tool_terms(spec, lexicon)
         if sub["operation"] in operations and sub["target"] in objects:
-            found.append(
+            named.append(
                 {"tool_id": spec.id, "agent": spec.agent, "score": 0.0, "call_name": spec.call_name}
             )
-    found.sort(key=lambda c: (agents.index(c["agent"]), len(c["tool_id"]), c["tool_id"]))
-    return found[:EXPANSION_TOOLS]
+    # The ranked agents' tools first; any callable tool so named when no ranked agent has one.
+    ranked = [c for c in named if c["agent"] in agents] or named
+    ranked.sort(
+        key=lambda c: (
+            agents.index(c["agent"]) if c["agent"] in agents else len(agents),
+            len(c["tool_id"]),
+            c["tool_id"],
+        )
+    )
+    return ranked[:EXPANSION_TOOLS]
 
 
 async def retrieve(
@@ -77,15 +86,32 @@ async def retrieve(
 
     Sub-intents listed in ``retry_subintents`` are searched again with a reformulated query;
     the others keep their candidates. Tools outside the run's environment allow-list never
-    become candidates.
+    become candidates. The search itself (encoder, Chroma, BM25, files) runs in a worker
+    thread, off the event loop.
 
     Reads ``intent``, ``candidates``, ``retry_subintents``, ``excluded_tools``; writes
     ``candidates``, ``agent_ranking``, ``retrieval_rounds``, ``token_ledger``.
     """
     context = resolve_context(runtime)
+    writer = get_stream_writer()
+    update, events = await asyncio.to_thread(
+        _rank_candidates, state, context, index_factory, catalog_factory, lexicon
+    )
+    for event in events:
+        writer(event)
+    return update
+
+
+def _rank_candidates(
+    state: ZState,
+    context: Context,
+    index_factory: Any,
+    catalog_factory: Any,
+    lexicon: Lexicon,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     index: ToolIndex = index_factory()
     catalog: Catalog = catalog_factory()
-    writer = get_stream_writer()
+    events: list[dict[str, Any]] = []
     retry = set(state.get("retry_subintents") or [])
     candidates: dict[str, list[Candidate]] = dict(state.get("candidates") or {})
     agent_ranking: dict[str, list[str]] = dict(state.get("agent_ranking") or {})
@@ -129,12 +155,17 @@ async def retrieve(
             sub,
             catalog,
             lexicon,
-            [a.agent for a in result.agents[:EXPANSION_AGENTS]],
+            list(
+                dict.fromkeys(
+                    [a.agent for a in result.agents[:EXPANSION_AGENTS]]
+                    + [c["agent"] for c in candidates[sub["id"]]]
+                )
+            ),
             {c["tool_id"] for c in candidates[sub["id"]]} | set(excluded.get(sub["id"], [])),
             context.environments,
         )
         agent_ranking[sub["id"]] = [a.agent for a in result.agents]
-        writer(
+        events.append(
             {
                 "event": "candidates",
                 "sub_intent": sub["id"],
@@ -144,10 +175,11 @@ async def retrieve(
         )
     tool_ids = {c["tool_id"] for subs in candidates.values() for c in subs}
     specs = [catalog.tools[t] for t in sorted(tool_ids) if t in catalog.tools]
-    return {
+    update = {
         "candidates": candidates,
         "agent_ranking": agent_ranking,
         "retrieval_rounds": (state.get("retrieval_rounds") or 0) + (1 if retry else 0),
         "retry_subintents": [],
         "token_ledger": dict(token_ledger(specs, catalog)),
     }
+    return update, events

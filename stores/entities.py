@@ -188,7 +188,7 @@ _KNOWN_PAIR_KEYS = (
     | frozenset("status qty email phone method tier id currency type label".split())
 )
 
-VALUE_KEYS = _KNOWN_PAIR_KEYS | frozenset("date query limit".split())
+VALUE_KEYS = _KNOWN_PAIR_KEYS | frozenset("date query limit street".split())
 """Keys of ``named`` that hold values of a fixed kind, never the id of an object."""
 
 
@@ -988,9 +988,27 @@ def _rule_word_values(scan: _Scan) -> None:
             scan.bind("tier", scan.word(index + 1))
 
 
+_STREET = re.compile(
+    r"\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Court|Ct|"
+    r"Way|Drive|Dr|Boulevard|Blvd|Place|Pl|Square|Sq)\b\.?"
+)
+
+
+def _rule_street(scan: _Scan) -> None:
+    """A street address line: "at 12 Hill Street" gives ``street``."""
+    match = _STREET.search(scan.text)
+    if match is None:
+        return
+    for token in scan.tokens:
+        if token.start >= match.start() and token.end <= match.end():
+            token.used = True
+    scan.bind("street", match.group().rstrip("."), match.start(), match.end())
+
+
 # Order matters: keyword-led numbers ("rating 5", "stock 50": both words are also objects)
 # claim their tokens before object ids do.
 _RULES: tuple[Callable[[_Scan], None], ...] = (
+    _rule_street,
     _rule_numeric_values,
     _rule_money,
     _rule_object_ids,

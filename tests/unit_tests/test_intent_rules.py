@@ -137,7 +137,7 @@ CASES: list[tuple[str, list[Step]]] = [
     ),
     (
         "Restock product 9 with fifty units",
-        [Step("restock", "product", {"product": "9", "quantity": 50})],
+        [Step("create", "inventory", {"product": "9", "quantity": 50})],
     ),
     # pronouns and references
     (
