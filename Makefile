@@ -61,7 +61,7 @@ bench: $(STAMP) ## run every benchmark and rewrite bench/results/
 
 studio: $(STAMP) ## LangGraph Studio against a local dev server (indexes the sandbox first)
 	@test -f "$${ZSPACE_HOME:-.zspace}/catalog.json" || $(BIN)/zspace index --mcp sandbox/data/mcp.json
-	$(BIN)/langgraph dev --no-browser --port 2024 --allow-blocking
+	$(BIN)/langgraph dev --no-browser --port 2024
 
 clean: ## remove the venv and everything zspace wrote
 	rm -rf $(VENV) .zspace .langgraph_api

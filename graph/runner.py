@@ -74,13 +74,16 @@ class SavedMcpBackend:
 
         loop = id(asyncio.get_running_loop())
         if loop not in self._pools:
-            path = saved_mcp_config(self._home())
+            # Reading the saved config touches files: off the event loop (Studio's server
+            # refuses blocking calls inside async nodes).
+            home = await asyncio.to_thread(self._home)
+            path = await asyncio.to_thread(saved_mcp_config, home)
             if path is None:
                 raise RuntimeError(
                     f"tool {spec.id!r} has no backend: no MCP config was indexed under "
-                    f"{self._home()} (run `zspace index --mcp CONFIG` with the same ZSPACE_HOME)"
+                    f"{home} (run `zspace index --mcp CONFIG` with the same ZSPACE_HOME)"
                 )
-            config = load_mcp_config(path)
+            config = await asyncio.to_thread(load_mcp_config, path)
             self._servers = set(config.servers)
             self._pools[loop] = McpSessionPool(config)
         if spec.agent not in (self._servers or set()):

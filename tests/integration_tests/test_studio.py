@@ -70,10 +70,9 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     log = (home / "langgraph-dev.log").open("wb")
     process = subprocess.Popen(
-        # --allow-blocking: retrieve/plan/call_tool still call Chroma, SQLite and the encoder
-        # synchronously inside async nodes, which the server's blockbuster refuses.
+        # No --allow-blocking: the server's guard against blocking calls in async nodes stays on.
         [_bin("langgraph"), "dev", "--no-browser", "--no-reload", "--port", str(port),
-         "--host", "127.0.0.1", "--allow-blocking"],
+         "--host", "127.0.0.1"],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
@@ -126,7 +125,7 @@ async def test_a_run_over_http_stops_for_a_value_and_resumes(studio: str) -> Non
     )
     assert isinstance(final, dict)
     result = final["results"]["s1.core"]
-    assert result["status"] == "ok", result
+    assert result["status"] == "ok", (result["tool_id"], result["error"], result.get("error_kind"))
     assert result["args"] == {"order_id": 3, "status": "pending_payment"}
     assert json.loads(final["answer"])["calls"][0]["tool"] == "sandbox/advance_order_status"
     thread = await client.threads.get(thread_id)
