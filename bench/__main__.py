@@ -11,7 +11,7 @@ from stores.settings import apply_offline_environment
 
 def main(argv: list[str] | None = None) -> int:
     apply_offline_environment()
-    from bench import crash, embed, faults, indexing, pipeline, retrieval
+    from bench import crash, e2e, embed, faults, indexing, pipeline, retrieval
 
     runners: dict[str, Callable[[list[str]], int]] = {
         "embed": embed.main,
@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
         "pipeline": pipeline.main,
         "crash": crash.main,
         "faults": faults.main,
+        "e2e": e2e.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.deps import ACTIVE_CATALOG, Deps
+from graph.e2e import register_e2e
 from graph.runner import (
     RunOutcome,
     configured_postgres_url,
@@ -472,6 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--run-out", help="write the run file (one ranked line per query)")
     retrieval.add_argument("--json", action="store_true", help="last line: one JSON object")
     retrieval.set_defaults(handler=command_eval_retrieval)
+    register_e2e(eval_sub)
 
     run = sub.add_parser("run", help="run a request: parse, retrieve, plan, call tools, answer")
     run.add_argument("request", help="what to do, in plain language")

@@ -511,11 +511,29 @@ async def run_requests(
         mcp_config: the sandbox's MCP config; its server runs for the whole set.
         say: progress lines (one per request); None is quiet.
     """
+    home = e2e_home(home)
+    previous_home = os.environ.get("ZSPACE_HOME")
+    os.environ["ZSPACE_HOME"] = str(home)  # the MCP server and the reset use home/sandbox.db
+    try:
+        return await _run_in_home(rows, split, catalog_path, home, mcp_config, say)
+    finally:
+        if previous_home is None:
+            os.environ.pop("ZSPACE_HOME", None)
+        else:
+            os.environ["ZSPACE_HOME"] = previous_home
+
+
+async def _run_in_home(
+    rows: Sequence[Mapping[str, Any]],
+    split: str,
+    catalog_path: Path | None,
+    home: Path,
+    mcp_config: Path,
+    say: Say | None,
+) -> E2EReport:
     from stores.catalog import Catalog
     from stores.enrich import enrich_catalog
 
-    home = e2e_home(home)
-    os.environ["ZSPACE_HOME"] = str(home)  # the MCP server and the reset use home/sandbox.db
     db_path = home / "sandbox.db"
     # Execution feedback reinforces the dependency graph: start every evaluation from none.
     (home / "feedback.sqlite").unlink(missing_ok=True)

@@ -46,7 +46,11 @@ LOOKUP_COVER_WEIGHT = 0.75
 LOOKUP_COST = 0.5
 MISSING_PENALTY = 1.0
 MAX_BIND_TRIALS = 8
-RESIDUE_PENALTY = 0.5
+RESIDUE_PENALTY = 1.0
+# A write the user asks for cannot be done by a tool known to be read-only (a "check whether
+# an order could move" lookalike), nor a lookup by a tool that writes.
+EFFECT_MISMATCH = 3.0
+READ_OPERATIONS = frozenset({"get", "list", "search", "count", "verify"})
 # What the tool's name says about the clause's operation and object counts again against
 # binding: a lookup that consumes "account 123456" is not what "show the cart of account
 # 123456" asks for.
@@ -191,6 +195,7 @@ class Planner:
                     "missing": missing,
                 }
                 return outcome
+            _keep_said_order(calls[-1], outcome.calls)
             outcome.calls.extend(calls)
             core_by_sub[sub["id"]] = calls[-1]["call_id"]
             outcome.decisions[sub["id"]] = {
@@ -264,6 +269,8 @@ class Planner:
             if fit == 0.0 and not unknown_domain:
                 continue
             score = fit + 1.0 / (rank + 1) - RESIDUE_PENALTY * self._name_residue(sub, spec)
+            if _contradicts_effect(sub["operation"], spec):
+                score -= EFFECT_MISMATCH
             scored.append((score, rank, spec, fit))
         scored.sort(key=lambda item: (-item[0], item[1]))
         return scored
@@ -359,6 +366,16 @@ class Planner:
             if source is not None:
                 args[param] = source
         self._bind_leftover_number(sub, spec, args)
+        for param in missing:
+            # A value said elsewhere in the request ("... for account 123456, then ...").
+            found, value, key = find_named_value(
+                param, intent["entities"].get("named") or {}, self.lexicon
+            )
+            if found and param not in args:
+                args[param] = {
+                    "value": coerce_to_schema(value, properties.get(param, {})),
+                    "origin": f"request:{key}",
+                }
         missing = [p for p in missing if p not in args]
         auxiliary: list[PlannedCall] = []
         if missing:
@@ -413,12 +430,6 @@ class Planner:
         earlier = self._from_earlier_call(sub, spec, param, planned, core_by_sub, required)
         if earlier is not None:
             return earlier
-        if required:
-            found, value, key = find_named_value(
-                param, intent["entities"].get("named") or {}, self.lexicon
-            )
-            if found:
-                return {"value": coerce_to_schema(value, schema), "origin": f"request:{key}"}
         return None
 
     def _from_earlier_call(
@@ -479,7 +490,10 @@ class Planner:
         targets = {sub["target"]}
         for other in getattr(self, "_all_subs", []):
             if other["id"] in sub["depends_on"]:
+                # What that step was about, and the objects it named ("restock product 1").
                 targets.add(other["target"])
+                for key in other.get("entities") or {}:
+                    targets.add(self.lexicon.canonical(key, "object") or key)
         if words & PERSON_PRONOUNS:
             targets.add("user")
         return {t for t in targets if t}
@@ -501,7 +515,11 @@ class Planner:
         """Give the one bare number of a clause to the tool's one free amount-like slot."""
         properties = _properties(spec)
         required = [
-            p for p in _required(spec) if p not in args and _is_numeric(properties.get(p, {}))
+            p
+            for p in _required(spec)
+            if p not in args
+            and not p.endswith(IDENTIFIER_SUFFIXES)  # an id is never a bare number's guess
+            and _is_numeric(properties.get(p, {}))
         ]
         slots = required or [
             p
@@ -694,6 +712,46 @@ POINTING_PRONOUNS = frozenset(
     {"it", "its", "them", "their", "they", "him", "his", "her", "he", "she", "theirs"}
 )
 PERSON_PRONOUNS = frozenset({"them", "their", "they", "him", "his", "her", "he", "she"})
+
+
+def _keep_said_order(core: PlannedCall, planned: Sequence[PlannedCall]) -> None:
+    """Make a call wait for the latest earlier write to the same object.
+
+    "Assign a rider to delivery 2 and mark delivery 2 as picked up", "start a membership for
+    him and show his membership": nothing links the two steps' data, yet the second only
+    works after the first. A call that names the same identifier as an earlier
+    side-effecting call of another step, literally or from the same earlier output, runs
+    after it, in the order the user said them.
+    """
+    mine = _identifier_sources(core)
+    if not mine:
+        return
+    for call in reversed(planned):
+        if call["sub_intent_id"] == core["sub_intent_id"] or not call["side_effect"]:
+            continue
+        if mine & _identifier_sources(call) and call["call_id"] not in core["depends_on"]:
+            core["depends_on"] = sorted({*core["depends_on"], call["call_id"]})
+            return
+
+
+def _identifier_sources(call: PlannedCall) -> set[tuple[str, str]]:
+    """Where a call's identifiers come from: a literal value, or an earlier call's field."""
+    sources: set[tuple[str, str]] = set()
+    for param, source in call["args"].items():
+        if not param.endswith(IDENTIFIER_SUFFIXES):
+            continue
+        if "from_call" in source:
+            sources.add((param, f"{source['from_call']}.{source.get('field')}"))
+        elif "value" in source:
+            sources.add((param, str(source["value"])))
+    return sources
+
+
+def _contradicts_effect(operation: str, spec: ToolSpec) -> bool:
+    """Whether the tool's known side effect contradicts the operation asked for."""
+    if not operation or spec.side_effect is None:
+        return False
+    return (operation in READ_OPERATIONS) == bool(spec.side_effect)
 
 
 def _param_noun(param: str, lexicon: Lexicon) -> str:

@@ -55,3 +55,11 @@ def test_enum_values_named_in_a_clause() -> None:
     assert enum_mentioned("advance the order status to pending payment", schema) == "pending_payment"
     assert enum_mentioned("mark it as shipped", schema) == "shipped"
     assert enum_mentioned("cancel it", schema) is None
+
+
+def test_optional_parameters_are_coerced_to_their_non_null_option() -> None:
+    optional_id = {"anyOf": [{"type": "integer", "description": "Rider id."}, {"type": "null"}]}
+    assert coerce_to_schema("1", optional_id) == 1
+    optional_status = {"anyOf": [{"enum": ["created", "paid"], "type": "string"}, {"type": "null"}]}
+    assert coerce_to_schema("Paid", optional_status) == "paid"
+    assert coerce_to_schema(None, optional_id) is None

@@ -198,3 +198,25 @@ def test_value_spans_cover_names_and_statuses() -> None:
 def test_never_crashes(text: str) -> None:
     entities = extract_entities(text)
     assert isinstance(entities["named"], dict)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Show order three", {"order": "3"}),
+        ("order one product for account 123456", {"account": "123456"}),
+        ("Show the five most recent orders", {"limit": 5}),
+        ("Which shops are there in Springfield?", {"city": "Springfield"}),
+        ("Search the products for 'milk'", {"query": "milk"}),
+        ("add a work address for them", {"label": "work"}),
+        ("List the orders that were cancelled", {"status": "cancelled"}),
+        ("List riders that are off duty", {"status": "off"}),
+        (
+            "Add an address at 12 Hill Street to account 000042",
+            {"street": "12 Hill Street", "account": "000042"},
+        ),
+        ("Show refund number 1", {"refund": "1"}),
+    ],
+)
+def test_named_values_of_issue_7(text: str, expected: dict[str, object]) -> None:
+    assert extract_entities(text)["named"] == expected

@@ -254,6 +254,54 @@ CASES: list[tuple[str, list[Step]]] = [
     ),
     # nothing in the lexicon
     ("translate this sentence to French", [Step("", "", action="retrieve_api")]),
+    # "order" as a verb before what is bought, also after a leading phrase
+    (
+        "Order product 2 for account 654321, then cancel that order",
+        [
+            Step("create", "order", {"product": "2", "account": "654321"}),
+            Step("cancel", "order", depends_on=("s1",)),
+        ],
+    ),
+    (
+        "Using account 123456, order product 3 and move the order to pending payment",
+        [
+            Step("create", "order", {"account": "123456", "product": "3"}),
+            Step("advance", "order", {"status": "pending_payment"}, ("s1",)),
+        ],
+    ),
+    (
+        "After ordering product 5 for account 654321, pay the order with the wallet",
+        [
+            Step("create", "order", {"product": "5"}),
+            Step("pay", "order", {"method": "wallet"}, ("s1",)),
+        ],
+    ),
+    # plurals list, questions about what exists look up, "list a product" creates one
+    ("Which shops are there in Springfield?", [Step("list", "shop", {"city": "Springfield"})]),
+    ("What payments were made for order 2?", [Step("list", "payment", {"order": "2"})]),
+    (
+        "Create a shop, list a product in it",
+        [Step("create", "shop"), Step("create", "product", depends_on=("s1",))],
+    ),
+    # written-out ids, a verb that is also a noun, "its <object>" after a lookup
+    ("Show refund number 1", [Step("get", "refund", {"refund": "1"})]),
+    ("Show order three", [Step("get", "order", {"order": "3"})]),
+    (
+        "Show product 1 and its stock",
+        [Step("get", "product", {"product": "1"}), Step("get", "inventory", {}, ("s1",))],
+    ),
+    # "it" as the object of a giving verb; giving what one does not issue creates it
+    (
+        "Create a voucher template and give it to user 3",
+        [Step("create", "coupon"), Step("issue", "coupon", {"user": "3"}, ("s1",))],
+    ),
+    (
+        "Create a user named Pia and give her a platinum membership",
+        [
+            Step("create", "user", {"name": "Pia"}),
+            Step("create", "membership", {"tier": "platinum"}, ("s1",)),
+        ],
+    ),
 ]
 
 
