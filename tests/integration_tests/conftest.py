@@ -27,6 +27,16 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
     raise TimeoutError(f"nothing listened on 127.0.0.1:{port} within {timeout} s")
 
 
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    """Terminate a server started by a test, killing it if it does not stop within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
+
+
 @pytest.fixture
 def chroma_server(tmp_path: Path) -> Iterator[str]:
     """A real `chroma run` on loopback, stopped after the test."""
@@ -53,8 +63,4 @@ def chroma_server(tmp_path: Path) -> Iterator[str]:
         wait_for_port(port, process)
         yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_process(process)

@@ -23,7 +23,7 @@ from stores.mcp_source import (
     load_mcp_catalog,
     load_mcp_config,
 )
-from tests.integration_tests.conftest import free_port, wait_for_port
+from tests.integration_tests.conftest import free_port, stop_process, wait_for_port
 
 pytestmark = pytest.mark.integration
 
@@ -151,12 +151,7 @@ def http_sandbox(tmp_path: Path) -> Iterator[str]:
         wait_for_port(port, process, timeout=30)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+        stop_process(process)
 
 
 async def test_http_ingestion_and_calls(http_sandbox: str, tmp_path: Path) -> None:

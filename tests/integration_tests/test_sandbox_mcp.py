@@ -13,6 +13,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.integration_tests.conftest import stop_process
+
 pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
@@ -114,12 +116,7 @@ def http_server(tmp_path: Path) -> Iterator[str]:
         wait_until_listening(process, port, log)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+        stop_process(process)
 
 
 async def test_streamable_http_calls_a_tool(http_server: str) -> None:
