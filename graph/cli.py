@@ -233,7 +233,7 @@ def command_eval_retrieval(args: argparse.Namespace) -> int:
         preset.index_fsww,
         progress=None if args.json else _progress_bar("indexing"),
     )
-    figures, run = evaluate(index, queries, preset.config, ks)
+    figures, run = evaluate(index, queries, preset.config, ks, environments=args.env or None)
     if args.run_out:
         with open(args.run_out, "w", encoding="utf-8") as handle:
             for row in run:
@@ -471,6 +471,8 @@ def build_parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--method", default="default", help="a method of the ablation table")
     retrieval.add_argument("--k", default="1,3,5,10", help="cut-offs, comma-separated")
     retrieval.add_argument("--run-out", help="write the run file (one ranked line per query)")
+    retrieval.add_argument("--env", action="append",
+                           help="environment allow-list, as a run applies it (repeatable)")
     retrieval.add_argument("--json", action="store_true", help="last line: one JSON object")
     retrieval.set_defaults(handler=command_eval_retrieval)
     register_e2e(eval_sub)

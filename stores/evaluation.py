@@ -163,8 +163,9 @@ def evaluate(
     config: RetrievalConfig,
     ks: Sequence[int] = (1, 3, 5, 10),
     lexicon: Lexicon | None = None,
+    environments: Sequence[str] | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Score one method over queries.
+    """Score one method over queries (optionally under an environment allow-list).
 
     Returns:
         ``(figures, run_rows)``: figures has ``agents`` and ``tools`` metric tables, latency
@@ -179,7 +180,10 @@ def evaluate(
     for query in queries:
         started = time.perf_counter()
         keywords = extract_keywords(query.text, lexicon)
-        result = retrieve(index, query.text, keywords, k_tools=depth, k_agents=depth, config=config)
+        result = retrieve(
+            index, query.text, keywords, k_tools=depth, k_agents=depth, config=config,
+            environments=environments,
+        )
         latencies.append((time.perf_counter() - started) * 1000)
         ranked_agents = [a.agent for a in result.agents]
         ranked_tools = [t.tool_id for t in result.tools]
