@@ -45,7 +45,16 @@ async def sqlite_checkpointer(path: str | Path | None = None) -> AsyncIterator[A
     """
     async with AsyncSqliteSaver.from_conn_string(_sqlite_target(path)) as saver:
         await saver.setup()
+        await _fast_durable_pragmas(saver.conn)
         yield saver
+
+
+async def _fast_durable_pragmas(connection: Any) -> None:
+    # WAL with synchronous=NORMAL: a committed checkpoint survives the process being killed
+    # (kill -9, the crash harness); only an OS crash or power loss may drop the last few. It
+    # saves an fsync per checkpoint, about a third of the graph's overhead with SQLite here.
+    await connection.execute("PRAGMA journal_mode=WAL")
+    await connection.execute("PRAGMA synchronous=NORMAL")
 
 
 @contextmanager

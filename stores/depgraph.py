@@ -268,6 +268,7 @@ class FeedbackStore:
             self.path, timeout=30.0, isolation_level=None, check_same_thread=False
         )
         self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA synchronous=NORMAL")
         self._connection.execute(
             "CREATE TABLE IF NOT EXISTS edge_feedback (edge_key TEXT PRIMARY KEY, "
             "successes INTEGER NOT NULL DEFAULT 0, failures INTEGER NOT NULL DEFAULT 0, "

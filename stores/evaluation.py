@@ -72,10 +72,17 @@ def method_presets() -> dict[str, MethodPreset]:
             "hierarchical", "hierarchical (MCP-Zero)", replace(plain, method="hierarchical")
         ),
         MethodPreset("dense-joint", "dense joint + T2A", replace(plain, method="dense")),
-        MethodPreset("hybrid", "hybrid joint + T2A (RRF)", plain),
         MethodPreset(
-            "hybrid-weighted", "hybrid joint + T2A (weighted)", replace(plain, fusion="weighted")
+            "hybrid-rrf",
+            "hybrid joint + T2A (RRF k=60, equal weights)",
+            replace(plain, fusion="rrf", dense_weight=0.5),
         ),
+        MethodPreset(
+            "hybrid-weighted",
+            "hybrid joint + T2A (min-max, dense 0.3)",
+            replace(plain, fusion="weighted"),
+        ),
+        MethodPreset("hybrid", "hybrid joint + T2A (z-score, dense 0.3)", plain),
         MethodPreset(
             "hybrid-fsww-query", "hybrid + FSWW query side", replace(plain, query_fsww=FSWWParams())
         ),
