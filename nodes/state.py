@@ -12,8 +12,9 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
+from stores.executor import ToolCallResult
+
 Action = Literal["direct_answer", "clarify_intent", "retrieve_api", "call_api"]
-CallStatus = Literal["ok", "error", "skipped"]
 
 
 class Entities(TypedDict):
@@ -121,20 +122,8 @@ class PlannedCall(TypedDict):
     side_effect: bool
 
 
-class CallResult(TypedDict):
-    """What happened when a planned call ran (the executor's result record)."""
-
-    call_id: str
-    tool_id: str
-    status: CallStatus
-    output: Any
-    output_ref: str | None
-    error: str | None
-    error_kind: str | None
-    attempts: int
-    duration_ms: float
-    replayed: bool
-    args: NotRequired[dict[str, Any]]
+# What happened when a planned call ran: the executor's plain result record, as it is.
+CallResult = ToolCallResult
 
 
 def merge_by_key(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:

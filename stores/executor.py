@@ -102,12 +102,12 @@ class ToolCallResult(TypedDict):
     output: Any
     output_ref: str | None
     error: str | None
-    error_kind: str | None  # an ErrorKind; typed as str to match nodes.state.CallResult
+    error_kind: str | None  # an ErrorKind, or "binding"/"skipped"/"rejected" set by the nodes
     attempts: int
     duration_ms: float
     replayed: bool
     notes: NotRequired[list[str]]
-    args: NotRequired[dict[str, Any]]  # left for the caller (nodes.state.CallResult has it)
+    args: NotRequired[dict[str, Any]]  # the bound arguments, added by the call_tool node
 
 
 class ToolBackend(Protocol):
