@@ -64,6 +64,7 @@ class Deps:
     index_name: str = DEFAULT_INDEX_NAME
     chroma_url: str | None = field(default_factory=lambda: os.environ.get("ZSPACE_CHROMA_URL"))
     _graph: ToolDependencyGraph | None = None
+    _home_made: bool = False
     _ledger: CallLedger | None = None
     _models: dict[tuple[str, str], Any] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
@@ -72,7 +73,10 @@ class Deps:
         """The directory zspace writes to."""
         if self.home is None:
             self.home = zspace_home()
-        self.home.mkdir(parents=True, exist_ok=True)
+        if not self._home_made:
+            # Once per Deps: this is called on every tool call (executor, ledger).
+            self.home.mkdir(parents=True, exist_ok=True)
+            self._home_made = True
         return self.home
 
     def get_embedder(self) -> Embedder:

@@ -178,7 +178,6 @@ class ToolIndex:
         )
         self._entries: dict[str, IndexEntry] = {}
         self._bm25: BM25Index | None = None
-        self._positions: dict[str, int] = {}
         self._masks: dict[tuple[Any, ...], np.ndarray] = {}
         self._load_entry_table()
 
@@ -346,7 +345,6 @@ class ToolIndex:
             loaded.save(directory, key)
         self._bm25 = loaded
         self._masks = {}
-        self._positions = {entry_id: pos for pos, entry_id in enumerate(loaded.ids)}
 
     # ---------------------------------------------------------------- queries
     @property
