@@ -9,8 +9,10 @@ Then each run gets a fresh copy of the sandbox database and the index and runs o
 multi-step side-effecting request in a child process (``bench/crash_child.py``: open_runtime,
 fixed thread and run id, ``durability="sync"``), killed with SIGKILL either at a random moment
 after it is ready or at a named point (``before_call``, ``after_call``, ``after_record`` of a
-side-effecting call). The run is resumed on the same thread (sometimes killed again) until it
-finishes. Then:
+side-effecting call). The MCP SDK starts the sandbox server in its own session, so the kill
+does not reach it: like a remote service, it finishes (or drops) the request in flight on its
+own, possibly after the client died — the case that makes a blind retry a duplicate. The run
+is resumed on the same thread (sometimes killed again) until it finishes. Then:
 
 - **duplicate_effects**: rows per sandbox table beyond the reference run's delta;
 - **lost_results**: calls the ledger marks done whose result is missing or not ok in the final
@@ -209,7 +211,7 @@ def _kill_group(process: subprocess.Popen[str]) -> None:
 
 
 def _reap_group(process: subprocess.Popen[str]) -> None:
-    """Kill whatever the child left in its session (its MCP server), like a machine crash."""
+    """Kill whatever the child left in its own session (its MCP server has its own)."""
     _kill_group(process)
 
 
@@ -288,7 +290,16 @@ def crash_run(setup: Setup, number: int, seed: int) -> RunReport:
         and all(r["status"] == "ok" for r in results.values())
     )
     if report.finished and not clean:
-        report.detail = f"gaps {final.get('gaps')}"
+        not_ok = {
+            call_id: f"{r['status']} ({r.get('error_kind')}): {str(r.get('error'))[:300]}"
+            for call_id, r in results.items()
+            if r["status"] != "ok"
+        }
+        ledger = {r["call_id"]: f"{r['status']} x{r['attempts']}" for r in final.get("ledger", [])}
+        report.detail = (
+            f"gaps {final.get('gaps')}; results not ok {not_ok or '(no results)'}; "
+            f"ledger {ledger}; answer {str(final.get('answer'))[:300]!r}"
+        )
     report.finished = clean
     missing = sum(max(0, expected.get(t, 0) - (after[t] - base.get(t, 0))) for t in after)
     if missing and clean:
@@ -342,7 +353,8 @@ def _table(figures: dict[str, Any], command: str) -> str:
             "",
             "Each run executes one multi-step side-effecting request against the sandbox over "
             "MCP (stdio, its own database) in a child process with SQLite checkpoints and "
-            "`durability=\"sync\"`; the child is killed with SIGKILL (with its MCP server) at a "
+            "`durability=\"sync\"`; the child is killed with SIGKILL (its MCP server, in its own "
+            "session, finishes the request in flight like a remote service would) at a "
             "random moment after start-up or at a named point (`before_call`, `after_call`, "
             "`after_record` of a side-effecting call), then resumed on the same thread until it "
             "finishes.",

@@ -332,17 +332,21 @@ def command_run(args: argparse.Namespace) -> int:
 
     async def go() -> int:
         async with open_runtime(deps, mcp, args.postgres) as graph:
-            outcome = await run_until_done(
-                graph, {"request": args.request}, args.thread, context, _say(args)
-            )
+            with _lease(deps, args.run_id or args.thread):
+                outcome = await run_until_done(
+                    graph, {"request": args.request}, args.thread, context, _say(args)
+                )
         return _report(outcome, deps, args)
 
-    with _lease(deps, args.run_id or args.thread):
-        return asyncio.run(go())
+    return asyncio.run(go())
 
 
 def _lease(deps: Deps, key: str | None) -> Any:
-    """One process per run: hold the run's lease (a fresh thread needs none)."""
+    """One process per run: hold the run's lease (a fresh thread needs none).
+
+    Taken inside ``open_runtime``, so with Postgres configured the lease lives in the shared
+    Postgres ledger and two machines driving the same run exclude each other too.
+    """
     import contextlib
 
     if not key:
@@ -364,35 +368,38 @@ def command_resume(args: argparse.Namespace) -> int:
 
     async def go() -> int:
         async with open_runtime(deps, mcp, args.postgres) as graph:
-            summary = await summarize_thread(graph, args.thread)
-            if summary.status == "empty":
-                print(f"no thread {args.thread!r} in the checkpointer", file=sys.stderr)
-                return 2
-            if summary.status == "done":
-                print(f"thread {args.thread} is done; nothing to resume")
-                return 0
-            reply: Any
-            if summary.status != "waiting for input":
-                reply = None  # stopped or failed: run again from the last checkpoint
-            elif args.approve or args.reject:
-                reply = bool(args.approve)
-            elif args.answer is not None:
-                reply = args.answer
-            else:
-                reply = ask_on_terminal(summary.interrupt or {})
-                if reply is None:
-                    print(
-                        f"thread {args.thread} waits for: {summary.question}\n"
-                        f"give --answer VALUE (or --approve / --reject)",
-                        file=sys.stderr,
-                    )
-                    return 3
-            payload: Any = Command(resume=reply) if reply is not None else None
-            outcome = await run_until_done(graph, payload, args.thread, context, _say(args))
+            with _lease(deps, args.thread):
+                return await resume_thread(graph)
+
+    async def resume_thread(graph: Any) -> int:
+        summary = await summarize_thread(graph, args.thread)
+        if summary.status == "empty":
+            print(f"no thread {args.thread!r} in the checkpointer", file=sys.stderr)
+            return 2
+        if summary.status == "done":
+            print(f"thread {args.thread} is done; nothing to resume")
+            return 0
+        reply: Any
+        if summary.status != "waiting for input":
+            reply = None  # stopped or failed: run again from the last checkpoint
+        elif args.approve or args.reject:
+            reply = bool(args.approve)
+        elif args.answer is not None:
+            reply = args.answer
+        else:
+            reply = ask_on_terminal(summary.interrupt or {})
+            if reply is None:
+                print(
+                    f"thread {args.thread} waits for: {summary.question}\n"
+                    f"give --answer VALUE (or --approve / --reject)",
+                    file=sys.stderr,
+                )
+                return 3
+        payload: Any = Command(resume=reply) if reply is not None else None
+        outcome = await run_until_done(graph, payload, args.thread, context, _say(args))
         return _report(outcome, deps, args)
 
-    with _lease(deps, args.thread):
-        return asyncio.run(go())
+    return asyncio.run(go())
 
 
 def command_threads(args: argparse.Namespace) -> int:

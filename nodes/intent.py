@@ -42,6 +42,7 @@ from nodes.schemas import IntentModel
 from nodes.state import Action, Entities, Intent, SubIntent
 from stores.entities import extract_entities, scan_entities
 from stores.keywords import extract_keywords, lemmatize, token_spans
+from stores.language import guess_non_english
 from stores.lexicon import Lexicon, TermMatch
 from stores.llm import MAX_REPAIRS, StructuredOutputError, invoke_structured
 
@@ -436,7 +437,8 @@ class RuleIntentParser:
             The intent, ``parser="rules"``.
 
         Raises:
-            IntentParseError: If ``request`` is not a string.
+            IntentParseError: If ``request`` is not a string, or it is clearly written in
+                another language and no English verb in it was understood.
         """
         if not isinstance(request, str):
             raise IntentParseError(
@@ -455,6 +457,15 @@ class RuleIntentParser:
                 for c in clauses
                 if c.chit_chat is None or c.chit_chat.kind not in {"greeting", "thanks"}
             ]
+        if not any(c.explicit_operation for c in clauses):
+            # Quoted values ("Le Petit Prince") are data, not the request's language.
+            language = guess_non_english(_QUOTED.sub(" ", body))
+            if language is not None:
+                raise IntentParseError(
+                    f"it looks like it is written in {language}, and the offline rule-based "
+                    "parser reads English only. Rephrase it in English, or run with a chat "
+                    "model (--model, or Deps(chat_model=...)), which reads other languages"
+                )
         sub_intents = self._link(clauses)
         if not sub_intents:
             sub_intents = [_empty_request_sub_intent(text)]

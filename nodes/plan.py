@@ -170,6 +170,13 @@ class Planner:
                         "action": "retrieve_api",
                         "reason": "no candidate fits",
                     }
+                elif not sub["operation"] and not sub["target"]:
+                    outcome.gaps.append(
+                        f"{sub['text']}: I could not tell what to do (no action or object I "
+                        "know) and never guess a call that changes data; say it with a verb "
+                        "and an object, e.g. 'create a test product'"
+                    )
+                    outcome.decisions[sub["id"]] = {"action": "gap", "reason": "not understood"}
                 else:
                     outcome.gaps.append(f"{sub['text']}: no suitable tool was found")
                     outcome.decisions[sub["id"]] = {"action": "gap", "reason": "no tool fits"}
@@ -267,6 +274,10 @@ class Planner:
                 fit += TARGET_MATCH * TAG_WEIGHT
             unknown_domain = not sub["operation"] and not sub["target"]
             if fit == 0.0 and not unknown_domain:
+                continue
+            if unknown_domain and spec.side_effect is not False:
+                # Nothing in the clause was understood ("hola", "asdf"): a read may still
+                # answer it, but an effect is never the planner's guess.
                 continue
             score = fit + 1.0 / (rank + 1) - RESIDUE_PENALTY * self._name_residue(sub, spec)
             if _contradicts_effect(sub["operation"], spec):

@@ -291,6 +291,9 @@ class SqliteDatabase:
             finally:
                 cursor.close()
 
+    def lock(self, cursor: sqlite3.Cursor, name: str) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already serializes every write transaction."""
+
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Cursor]:
         """Yield a cursor for reads (outside any write transaction of this thread)."""
@@ -505,6 +508,7 @@ class CallLedger:
         p = self._p
         now = time.time()
         with self.database.transaction() as cursor:
+            self.database.lock(cursor, f"zspace-lease:{run_id}")
             held = self._lease(cursor, run_id)
             if held is not None and held.owner != owner and not lease_is_stale(held, ttl_s):
                 raise RunLeaseHeld(run_id, held)

@@ -99,6 +99,14 @@ class PostgresDatabase:
         with connection.transaction(), connection.cursor() as cursor:
             yield cursor
 
+    def lock(self, cursor: Any, name: str) -> None:
+        """Serialize transactions on ``name`` until this one ends (an advisory lock).
+
+        Postgres' READ COMMITTED lets two transactions both see "no lease" and both take it;
+        holding a lock named after the run id makes the read-then-write one step.
+        """
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (name,))
+
     @contextmanager
     def reading(self) -> Iterator[Any]:
         """Yield a cursor for reads."""

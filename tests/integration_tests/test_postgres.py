@@ -107,6 +107,42 @@ def test_the_ledger_runs_on_postgres(postgres_url: str) -> None:
         reopened.close()
 
 
+def test_one_owner_wins_a_run_lease_on_postgres(postgres_url: str) -> None:
+    """Two processes (here: owners) racing for one run's lease: exactly one gets it."""
+    import concurrent.futures
+    import threading
+
+    from stores.ledger import CallLedger, RunLeaseHeld
+
+    ledgers = [CallLedger(postgres_url) for _ in range(6)]
+    start = threading.Barrier(len(ledgers))
+
+    def take(number: int) -> str:
+        start.wait()
+        try:
+            ledgers[number].acquire_lease("race-run", owner=f"host:{number}:token")
+        except RunLeaseHeld:
+            return "refused"
+        return "won"
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(len(ledgers)) as pool:
+            outcomes = list(pool.map(take, range(len(ledgers))))
+        assert sorted(outcomes) == ["refused"] * (len(ledgers) - 1) + ["won"]
+        winner = outcomes.index("won")
+        holder = ledgers[0].lease_holder("race-run")
+        assert holder is not None and holder.owner == f"host:{winner}:token"
+        # The request a run id is bound to is shared too.
+        ledgers[0].bind_run("race-run", "hash-a", "create a test product")
+        from stores.ledger import RunConflict
+
+        with pytest.raises(RunConflict, match="create a test product"):
+            ledgers[1].bind_run("race-run", "hash-b", "another request")
+    finally:
+        for ledger in ledgers:
+            ledger.close()
+
+
 async def test_the_graph_interrupts_and_resumes_on_postgres(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -91,3 +91,19 @@ def test_every_subcommand_parses() -> None:
         assert callable(parser.parse_args(argv).handler)
     with pytest.raises(SystemExit):
         parser.parse_args(["resume", "t", "--approve", "--reject"])
+
+
+def test_a_run_driven_by_another_live_process_is_refused(
+    world: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The lease is taken from the runtime's ledger (Postgres when configured, else SQLite)."""
+    import os
+
+    ledger = world.deps.get_ledger()
+    ledger.acquire_lease("busy-run", owner=f"elsewhere:{os.getpid()}:other")
+    assert cli.main(["run", "create a test product", "--run-id", "busy-run"]) != 0
+    assert "busy-run" in capsys.readouterr().err
+    assert world.shop.count("products") == 0
+    ledger.release_lease("busy-run", owner=f"elsewhere:{os.getpid()}:other")
+    assert cli.main(["run", "create a test product", "--run-id", "busy-run"]) == 0
+    assert world.shop.count("products") == 1

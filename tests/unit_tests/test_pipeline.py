@@ -222,3 +222,22 @@ def test_graph_shape_snapshot() -> None:
     if not snapshot.exists():
         snapshot.write_text(drawing)
     assert drawing == snapshot.read_text()
+
+
+@pytest.mark.parametrize(
+    "request_text", ["crée un produit de test", "создай тестовый продукт", "创建一个测试产品"]
+)
+async def test_a_foreign_request_gets_a_clear_answer_and_no_call(
+    world: World, request_text: str
+) -> None:
+    state, _ = await world.run({"request": request_text}, "foreign")
+    assert state["plan"] == []
+    assert "parser reads English only" in state["answer"]
+    assert world.shop.count("products") == 0
+
+
+async def test_a_request_with_nothing_understood_never_guesses_a_write(world: World) -> None:
+    state, _ = await world.run({"request": "hola"}, "gibberish")
+    assert not any(c["side_effect"] for c in state.get("plan") or [])
+    assert world.shop.count("products") == 0
+    assert "could not tell what to do" in state["answer"]

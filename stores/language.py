@@ -1,0 +1,97 @@
+"""Is a request in English? A small offline guess for the rule-based parser's sake.
+
+The rule parser, the lexicon and the bundled embedding model read English. A request in
+another language would otherwise be matched on whatever few tokens it shares with tool names
+(numbers, "test"), so the parser asks this module first and, when the request is clearly in
+another language and it understood none of it, says so instead of guessing.
+
+Two signals, both cheap and deterministic:
+
+- the script of the letters: a request written mostly in non-Latin letters (Cyrillic, CJK,
+  Arabic, ...) is not English;
+- function words: common words of French, German, Spanish, Italian, Portuguese and Dutch
+  that are not also English words, counted against English function words.
+
+It is a guess for one purpose (a clear answer instead of a wrong call), not a language
+identifier: it returns ``None`` whenever the evidence is weak.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+
+from stores.keywords import STOPWORDS, tokenize
+
+_FUNCTION_WORDS: dict[str, str] = {
+    "French": """le la les des du une et est pour avec dans sur je vous nous il elle pas que qui
+        au aux ce cette mon ma mes son sa ses leur un de en où très créer crée créez commande
+        produit compte passe passer puis ensuite utilisateur nouveau nouvelle s'il plaît""",
+    "German": """der das und ist ein eine einen einem einer mit für auf nicht ich sie wir zu
+        von den dem des bitte erstelle erstellen neue neuen neues oder mein meine dann und
+        bestelle bestellung konto benutzer lege anlegen für""",
+    "Spanish": """el los las una unos unas y es para con por en del que un mi su nuevo nueva
+        crear crea cree pedido favor cuenta producto prueba luego después usuario haz""",
+    "Italian": """il lo gli una e è per con di che un del della nuovo nuova crea creare ordine
+        prodotto conto poi dopo utente fai""",
+    "Portuguese": """o os um uma e é para com de do da que novo nova criar crie pedido produto
+        conta depois usuário faça""",
+    "Dutch": """de het een en is voor met van dat niet ik maak nieuwe bestelling rekening
+        daarna gebruiker""",
+}
+# A word that is also English ("die", "is", "on", "a") is no evidence either way.
+_FOREIGN: dict[str, frozenset[str]] = {
+    language: frozenset(words.split()) - STOPWORDS
+    for language, words in _FUNCTION_WORDS.items()
+}
+_ENGLISH_EXTRA = frozenset("create make place add get show list the an and then for".split())
+
+_SCRIPT_NAMES = {
+    "CYRILLIC": "a Cyrillic-script language",
+    "CJK": "Chinese or Japanese",
+    "HIRAGANA": "Japanese",
+    "KATAKANA": "Japanese",
+    "HANGUL": "Korean",
+    "ARABIC": "Arabic",
+    "HEBREW": "Hebrew",
+    "GREEK": "Greek",
+    "DEVANAGARI": "Hindi or another Devanagari-script language",
+    "THAI": "Thai",
+}
+
+
+def _script(char: str) -> str:
+    name = unicodedata.name(char, "")
+    for script in _SCRIPT_NAMES:
+        if name.startswith(script):
+            return script
+    return "LATIN" if name.startswith("LATIN") else "OTHER"
+
+
+def guess_non_english(text: str) -> str | None:
+    """Name the language ``text`` is probably written in when that is clearly not English.
+
+    Args:
+        text: A request.
+
+    Returns:
+        A language (or script) name such as ``"French"`` or ``"Chinese or Japanese"``, or
+        ``None`` when the text looks English or the evidence is too weak to say.
+    """
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return None
+    scripts = Counter(_script(c) for c in letters)
+    script, count = scripts.most_common(1)[0]
+    if script in _SCRIPT_NAMES and count >= 0.5 * len(letters):
+        return _SCRIPT_NAMES[script]
+    words = [w.lower() for w in tokenize(text)]
+    english = sum(1 for w in words if w in STOPWORDS or w in _ENGLISH_EXTRA)
+    scores = {
+        language: sum(1 for w in words if w in vocabulary)
+        for language, vocabulary in _FOREIGN.items()
+    }
+    language, best = max(scores.items(), key=lambda item: item[1])
+    if best >= 1 and best > english:
+        return language
+    return None
