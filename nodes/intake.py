@@ -41,6 +41,7 @@ from nodes.intent import IntentParseError, IntentParser, LLMIntentParser, RuleIn
 from nodes.state import FollowUp, Intent, TurnMemory, ZState
 from stores.entities import extract_entities
 from stores.lexicon import Lexicon
+from stores.policy import SECRETS, secrets_in_text
 
 MAX_REQUEST_CHARS = 4000
 MEMORY_TURNS = 8
@@ -304,6 +305,8 @@ async def parse_intent(
     memory = updated_memory(state)
     follow_up = repeat_request(request, memory) if request else None
     said = request
+    for value in secrets_in_text(request):
+        SECRETS.add(value)  # scrubbed from tool outputs, errors and answers from now on
     if follow_up is not None:
         request = follow_up["request"]
     if not request:

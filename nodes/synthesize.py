@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import Context, resolve_context
 from nodes.state import CallResult, ZState
+from stores.policy import MASKED_RUN, mask_secret_text, secrets_in_text
 
 KEY_HINTS = ("id", "status", "name", "number", "total", "amount", "price", "quantity", "code")
 MAX_FIELDS = 6
@@ -148,4 +149,12 @@ async def synthesize(
             answer = str(reply.content) or answer
         except Exception as exc:  # noqa: BLE001 - the template answer stands on any model failure
             answer += f"\n\n(model synthesis failed: {type(exc).__name__})"
+    request = str(state["intent"].get("request") or "")
+    if secrets_in_text(request) or MASKED_RUN in request:
+        answer += (
+            "\n\nNote: the request contained what looks like a credential. It is masked "
+            "(********) in checkpoints and in this answer; give credentials through "
+            "ZSPACE_SECRET_<PARAMETER> or the MCP server's env instead."
+        )
+    answer = mask_secret_text(answer)
     return {"answer": answer, "messages": [AIMessage(answer)]}

@@ -2,6 +2,12 @@
 
 Side-effecting runs should use ``durability="sync"`` with these savers: with the default
 ``"async"`` a crash can lose the last checkpoint and run the previous node again.
+
+Every saver made here serializes through :class:`SecretMaskingSerializer`: credentials typed
+into a request ("... with password Hunter2!x", "api key sk-...") and every secret the process
+knows (MCP ``env``/``headers``, ``ZSPACE_SECRET_*``) are overwritten with ``*`` before a
+checkpoint or pending write is stored. Bring your own saver? Pass
+``serde=SecretMaskingSerializer()`` to it.
 """
 
 from __future__ import annotations
@@ -9,12 +15,16 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
+from stores.policy import SECRETS, mask_secret_bytes, mask_secret_text, secrets_in_values
 from stores.settings import zspace_home
 
 DEFAULT_CHECKPOINT_FILE = "checkpoints.sqlite"
@@ -23,6 +33,38 @@ POSTGRES_PACKAGES = "pip install 'langgraph-checkpoint-postgres>=3.2,<4' 'psycop
 
 class CheckpointerUnavailable(RuntimeError):
     """A checkpointer whose optional package is not installed."""
+
+
+SaverT = TypeVar("SaverT", bound=BaseCheckpointSaver[Any])
+
+
+class SecretMaskingSerializer:
+    """A checkpoint serializer that never lets a secret reach storage.
+
+    It serializes with ``inner`` (LangGraph's default when None), then overwrites secrets in
+    the bytes with ``*`` of the same byte length, so the encoding stays valid. A value masked
+    this way reads back as ``********``; the executor refuses to send such an argument.
+    """
+
+    def __init__(self, inner: SerializerProtocol | None = None) -> None:
+        """Wrap ``inner`` (default: ``JsonPlusSerializer``)."""
+        self.inner = inner or JsonPlusSerializer()
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        """Serialize with the inner serializer, then mask secrets."""
+        kind, data = self.inner.dumps_typed(obj)
+        return kind, mask_secret_bytes(data, {*secrets_in_values(obj), *SECRETS.values()})
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        """Deserialize with the inner serializer."""
+        return self.inner.loads_typed(data)
+
+
+def mask_secrets_in(saver: SaverT) -> SaverT:
+    """Make ``saver`` serialize through :class:`SecretMaskingSerializer`; return it."""
+    if not isinstance(saver.serde, SecretMaskingSerializer):
+        saver.serde = SecretMaskingSerializer(saver.serde)
+    return saver
 
 
 def _sqlite_target(path: str | Path | None) -> str:
@@ -46,7 +88,7 @@ async def sqlite_checkpointer(path: str | Path | None = None) -> AsyncIterator[A
     async with AsyncSqliteSaver.from_conn_string(_sqlite_target(path)) as saver:
         await saver.setup()
         await _fast_durable_pragmas(saver.conn)
-        yield saver
+        yield mask_secrets_in(saver)
 
 
 async def _fast_durable_pragmas(connection: Any) -> None:
@@ -62,12 +104,12 @@ def sync_sqlite_checkpointer(path: str | Path | None = None) -> Iterator[SqliteS
     """Open a sync SQLite checkpointer for the ``with`` block (same ``path`` rules)."""
     with SqliteSaver.from_conn_string(_sqlite_target(path)) as saver:
         saver.setup()
-        yield saver
+        yield mask_secrets_in(saver)
 
 
 def memory_checkpointer() -> InMemorySaver:
     """Return an in-memory checkpointer (tests, throwaway runs)."""
-    return InMemorySaver()
+    return InMemorySaver(serde=SecretMaskingSerializer())
 
 
 @asynccontextmanager
@@ -87,6 +129,20 @@ async def postgres_checkpointer(url: str) -> AsyncIterator[Any]:
             f"the Postgres checkpointer needs packages that are not installed ({exc}); "
             f"install them with: {POSTGRES_PACKAGES}"
         ) from exc
-    async with AsyncPostgresSaver.from_conn_string(url) as saver:
+
+    class MaskingPostgresSaver(AsyncPostgresSaver):
+        """Postgres keeps short string channel values inline as JSON, past the serializer."""
+
+        async def aput(
+            self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any
+        ) -> Any:
+            values = {
+                key: mask_secret_text(value) if isinstance(value, str) else value
+                for key, value in checkpoint["channel_values"].items()
+            }
+            masked = cast(Any, {**checkpoint, "channel_values": values})
+            return await super().aput(config, masked, metadata, new_versions)
+
+    async with MaskingPostgresSaver.from_conn_string(url) as saver:
         await saver.setup()
-        yield saver
+        yield mask_secrets_in(saver)

@@ -41,6 +41,7 @@ from stores.ledger import (
     idempotency_key,
 )
 from stores.policy import (
+    MASKED_RUN,
     SECRETS,
     definition_refusal,
     environment_refusal,
@@ -333,6 +334,15 @@ class ToolExecutor:
         changed = await self._definition_refusal(spec)
         if changed is not None:
             return _error(result, "policy", changed)
+        masked = _masked_argument(args)
+        if masked is not None:
+            return _error(
+                result, "validation",
+                f"call {call_id!r} to {tool_id!r}: argument '{masked}' held a secret that was "
+                "masked before the checkpoint was stored, so its value is gone after the "
+                "resume; the tool was not called. Give secrets through "
+                "ZSPACE_SECRET_<PARAMETER> (or the MCP server's env), not in the request",
+            )
         for value in secret_values_in(args):
             SECRETS.add(value)
         key = call.get("idempotency_key") or raw_args.get(IDEMPOTENCY_PARAM)
@@ -561,6 +571,19 @@ def validation_errors(spec: ToolSpec, args: Mapping[str, Any]) -> list[str]:
                 f"argument '{path or '(root)'}': {error.message} (rule '{error.validator}')"
             )
     return problems
+
+
+def _masked_argument(args: Mapping[str, Any], prefix: str = "") -> str | None:
+    """The path of the first argument whose text holds a masked secret (``********``)."""
+    for name, value in args.items():
+        path = f"{prefix}{name}"
+        if isinstance(value, str) and MASKED_RUN in value:
+            return path
+        if isinstance(value, Mapping):
+            inner = _masked_argument(value, f"{path}.")
+            if inner is not None:
+                return inner
+    return None
 
 
 def _effective_side_effect(planned: Any, declared: bool | None) -> bool:

@@ -206,6 +206,11 @@ class SecretRegistry:
     def __contains__(self, value: object) -> bool:
         return value in self._values
 
+    def values(self) -> set[str]:
+        """A copy of the registered values."""
+        with self._lock:
+            return set(self._values)
+
     def _compiled(self) -> re.Pattern[str] | None:
         with self._lock:
             if not self._values:
@@ -266,8 +271,104 @@ def secret_values_in(args: Mapping[str, Any]) -> Iterable[str]:
             yield from secret_values_in(value)
 
 
+# Credentials typed into text: well-known token formats, and a value said right after a
+# credential word ("password: Hunter2!x", "api key is sk-..."). The value of the second kind
+# must hold a digit or a symbol, so "the password reset flow" is not a secret.
+_TOKEN_FORMATS = (
+    r"sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{20,}",
+    r"gh[pousr]_[A-Za-z0-9]{30,}",
+    r"github_pat_[A-Za-z0-9_]{30,}",
+    r"xox[abposr]-[A-Za-z0-9\-]{10,}",
+    r"AKIA[0-9A-Z]{16}",
+    r"AIza[0-9A-Za-z_\-]{35}",
+    r"eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
+)
+_CREDENTIAL_WORD = (
+    r"(?i:\b(?:password|passwd|passphrase|pwd|api[ _\-]?key|secret(?:[ _\-]?key)?|"
+    r"client[ _\-]?secret|access[ _\-]?(?:key|token)|auth(?:orization)?[ _\-]?token|token|"
+    r"bearer)\b)"
+)
+_SAID_VALUE = r"(?:[ \t]*(?:is|=|:)[ \t]*|[ \t]+)[\"']?(?P<value>[^\s\"',;]{8,})"
+_TEXT_SECRET = re.compile(
+    "|".join(f"(?P<t{i}>{p})" for i, p in enumerate(_TOKEN_FORMATS))
+    + f"|{_CREDENTIAL_WORD}{_SAID_VALUE}"
+)
+
+
+def secrets_in_text(text: str) -> list[str]:
+    """Return credential-looking values written in free text (a request, a message).
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The values, in order, without duplicates.
+    """
+    found: list[str] = []
+    for match in _TEXT_SECRET.finditer(text):
+        value = match.group("value")
+        if value is None:
+            value = match.group(0)
+        elif not re.search(r"[0-9\W_]", value) or value == REDACTED or not value.strip("*"):
+            continue  # plain words, or already redacted / masked
+        if len(value) >= MIN_SECRET_CHARS and value not in found:
+            found.append(value)
+    return found
+
+
+def mask_secret_text(text: str) -> str:
+    """Overwrite known and credential-looking secrets in ``text`` with ``*`` (same length)."""
+    for value in sorted(set(secrets_in_text(text)) | SECRETS.values(), key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, "*" * len(value))
+    return text
+
+
+def _strings(value: Any, out: list[str], depth: int = 0) -> None:
+    if depth > 30:
+        return
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _strings(key, out, depth + 1)
+            _strings(item, out, depth + 1)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            _strings(item, out, depth + 1)
+    elif hasattr(value, "__dict__") and not isinstance(value, type):
+        _strings(vars(value), out, depth + 1)  # chat messages, dataclasses, Send packets
+
+
+def secrets_in_values(value: Any) -> list[str]:
+    """Credential-looking values written in any string inside ``value`` (walked recursively)."""
+    found: list[str] = []
+    _strings(value, found)
+    # One scan over all strings; a newline keeps a match inside one string.
+    return secrets_in_text("\n".join(found))
+
+
+def mask_secret_bytes(data: bytes, values: Iterable[str]) -> bytes:
+    """Overwrite exact secret ``values`` in serialized bytes with ``*`` of the same length.
+
+    The same length in bytes keeps length-prefixed encodings (msgpack, pickle) valid, so this
+    can run on a checkpoint after serialization, whatever the objects were. Only exact values
+    found in the object's strings (or registered) are replaced, never a pattern over raw bytes.
+    """
+    for value in sorted(set(values), key=len, reverse=True):
+        raw = value.encode("utf-8", errors="surrogatepass")
+        if len(raw) >= MIN_SECRET_CHARS and raw in data:
+            data = data.replace(raw, b"*" * len(raw))
+    return data
+
+
+MASKED_RUN = "********"
+"""What a secret masked in a checkpoint looks like after a resume (a run of ``*``)."""
+
+
 __all__ = [
     "DEFINITION_HASH_KEY",
+    "MASKED_RUN",
     "REDACTED",
     "SECRETS",
     "PolicyVerdict",
@@ -278,6 +379,10 @@ __all__ = [
     "injected_secrets",
     "is_destructive",
     "is_secret_name",
+    "mask_secret_bytes",
+    "mask_secret_text",
+    "secrets_in_text",
+    "secrets_in_values",
     "pinned_hash",
     "redact_args",
     "register_environment_secrets",

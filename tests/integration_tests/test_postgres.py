@@ -203,3 +203,48 @@ async def test_the_graph_interrupts_and_resumes_on_postgres(
         assert recorded[0].status == "done"
     finally:
         ledger.close()
+
+
+async def test_a_secret_typed_into_the_request_never_reaches_postgres(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Postgres keeps short strings inline as JSON, past the serializer: masked there too."""
+    import psycopg
+
+    from graph.builder import build_graph
+    from graph.deps import Deps
+    from nodes.context import Context
+    from stores.checkpoint import postgres_checkpointer
+    from stores.enrich import enrich_catalog
+    from stores.index import ToolIndex
+    from tests.fakes import HashingEmbedder
+    from tests.shop_tools import Shop
+
+    canary = "sk-proj-pgCanary0a1b2c3d4e5f6g7h8i9"
+    shop = Shop(tmp_path / "shop.db")
+    catalog = shop.catalog()
+    enrich_catalog(catalog)
+    index = ToolIndex(tmp_path / "index", HashingEmbedder(), name="pgs")
+    index.sync(catalog)
+    deps = Deps(catalog=catalog, index=index, home=tmp_path / "home")
+    async with postgres_checkpointer(postgres_url) as saver:
+        graph = build_graph(deps).compile(checkpointer=saver)
+        final = await graph.ainvoke(
+            {"request": f"create a test product, api key {canary}"},
+            {"configurable": {"thread_id": "pg-secret"}}, context=Context(), durability="sync",
+        )
+    assert shop.count("products") == 1 and canary not in final["answer"]
+    with psycopg.connect(postgres_url) as connection:
+        for table, column in [("checkpoints", "checkpoint::text"),
+                              ("checkpoints", "metadata::text"),
+                              ("checkpoint_blobs", "encode(blob, 'escape')"),
+                              ("checkpoint_writes", "encode(blob, 'escape')")]:
+            hits = connection.execute(
+                f"SELECT count(*) FROM {table} WHERE thread_id = 'pg-secret' "
+                f"AND {column} LIKE %s", (f"%{canary}%",),
+            ).fetchone()
+            assert hits is not None and hits[0] == 0, (table, column)
+        rows = connection.execute(
+            "SELECT count(*) FROM checkpoints WHERE thread_id = 'pg-secret'"
+        ).fetchone()
+        assert rows is not None and rows[0] > 0

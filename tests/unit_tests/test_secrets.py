@@ -85,3 +85,93 @@ async def test_canaries_stay_out_of_every_record(
     for where, text in texts.items():
         assert ARG_CANARY not in text, where
         assert ENV_CANARY not in text, where
+
+
+TYPED_CANARY = "sk-proj-typedCanary0a1b2c3d4e5f6g7h8"
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("create a user with password Hunter2Secret!", ["Hunter2Secret!"]),
+        (f"use api key {TYPED_CANARY}", [TYPED_CANARY]),
+        ("my token is ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+         ["ghp_abcdefghijklmnopqrstuvwxyz0123456789"]),
+        ("reset the password reset flow", []),
+        ("token count 12", []),
+        ("order 12345678 for account 123456", []),
+    ],
+)
+def test_credentials_typed_in_text_are_found(text: str, found: list[str]) -> None:
+    from stores.policy import secrets_in_text
+
+    assert secrets_in_text(text) == found
+
+
+def test_masking_keeps_serialized_checkpoints_loadable() -> None:
+    from langchain_core.messages import HumanMessage
+
+    from stores.checkpoint import SecretMaskingSerializer
+
+    serde = SecretMaskingSerializer()
+    value = {"request": f"use api key {TYPED_CANARY} now", "messages": [
+        HumanMessage(f"key {TYPED_CANARY}")], "n": 3}
+    kind, data = serde.dumps_typed(value)
+    assert TYPED_CANARY.encode() not in data
+    loaded = serde.loads_typed((kind, data))
+    assert loaded["request"] == f"use api key {'*' * len(TYPED_CANARY)} now"
+    assert loaded["messages"][0].content == f"key {'*' * len(TYPED_CANARY)}"
+    assert loaded["n"] == 3
+
+
+async def test_a_secret_typed_into_the_request_never_reaches_a_checkpoint(
+    tmp_path: Path,
+) -> None:
+    calls: list[dict[str, Any]] = []
+
+    def create_product(name: str = "Test product") -> dict[str, Any]:
+        """Create a test product in the catalog."""
+        calls.append({"name": name})
+        return {"product_id": 1, "name": name}
+
+    catalog = Catalog()
+    catalog.register_function(create_product, agent="shop", environment="test", side_effect=True)
+    index = ToolIndex(tmp_path / "index", HashingEmbedder(), name="t")
+    index.sync(catalog)
+    deps = Deps(catalog=catalog, index=index, home=tmp_path / "home")
+    request = f"create a test product, my api key is {TYPED_CANARY}"
+    async with sqlite_checkpointer(tmp_path / "checkpoints.sqlite") as saver:
+        graph = build_graph(deps).compile(checkpointer=saver)
+        config = {"configurable": {"thread_id": "typed"}}
+        final = await graph.ainvoke(
+            {"request": request}, config, context=Context(run_id="typed-run"), durability="sync"
+        )
+        stored = (await graph.aget_state(config)).values
+    deps.get_ledger().close()
+    assert len(calls) == 1
+    assert TYPED_CANARY not in final["answer"] and "looks like a credential" in final["answer"]
+    said = stored["intent"]["request"]
+    assert TYPED_CANARY not in said and "********" in said
+    for path in tmp_path.glob("checkpoints.sqlite*"):
+        assert TYPED_CANARY.encode() not in path.read_bytes(), path.name
+
+
+async def test_a_masked_secret_is_never_sent_as_an_argument(tmp_path: Path) -> None:
+    from stores.executor import ToolExecutor
+
+    sent: list[str] = []
+
+    def set_password(user_id: int, password: str) -> dict[str, Any]:
+        """Set a user's password."""
+        sent.append(password)
+        return {"ok": True}
+
+    catalog = Catalog()
+    catalog.register_function(set_password, agent="shop", environment="test", side_effect=False)
+    executor = ToolExecutor(catalog, results_dir=tmp_path / "results")
+    outcome = await executor.execute(
+        {"call_id": "s1.core", "tool_id": "shop/set_password",
+         "args": {"user_id": 1, "password": "*" * 14}}
+    )
+    assert outcome["status"] == "error" and outcome["error_kind"] == "validation"
+    assert "masked" in str(outcome["error"]) and sent == []
