@@ -43,7 +43,10 @@ async def _run(args: argparse.Namespace) -> int:
     deps = Deps(catalog=catalog, home=Path(args.home), index_name=args.index_name)
     deps.index = ToolIndex(Path(args.index), deps.get_embedder(), name=args.index_name)
     ledger = deps.get_ledger()
-    context = Context(run_id=args.run_id, pre_approved=True, call_deadline_s=20.0)
+    # An unknown outcome must show up as unfinished here, not be answered away.
+    context = Context(
+        run_id=args.run_id, pre_approved=True, call_deadline_s=20.0, reconcile_unknown="report"
+    )
     config = {"configurable": {"thread_id": args.thread}}
     try:
         with ledger.run_lease(args.run_id):

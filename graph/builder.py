@@ -5,6 +5,7 @@ START → parse_intent → normalize → retrieve → plan ─┬─ clarify (in
                                       ↑             ├─ retrieve again (bounded)
                                       │             ├─ execute ⟲ call_tool (Send fan-out, one
                                       │             │  wave per pass) ⇄ approve (interrupt)
+                                      │             │  ⇄ reconcile (interrupt: unknown outcome)
                                       │             └─ check_alignment (nothing to run)
                                       └── compensatory retry ── check_alignment → synthesize → END
 ```
@@ -23,7 +24,7 @@ from graph.deps import Deps, LazyLexicon
 from graph.routes import route_after_alignment, route_after_parse, route_after_plan, route_wave
 from nodes.align import check_alignment
 from nodes.context import Context
-from nodes.execute import approve, call_tool, execute
+from nodes.execute import approve, call_tool, execute, reconcile
 from nodes.intake import clarify, parse_intent
 from nodes.normalize import normalize
 from nodes.plan import Planner, plan
@@ -71,6 +72,10 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
     builder.add_node("execute", execute)
     builder.add_node("approve", approve)
     builder.add_node(
+        "reconcile",
+        partial(reconcile, executor_factory=deps.make_executor),  # type: ignore[call-overload]
+    )
+    builder.add_node(
         "call_tool",
         partial(  # type: ignore[call-overload]
             call_tool, executor_factory=deps.make_executor, graph_factory=deps.get_dependency_graph
@@ -91,10 +96,11 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
     builder.add_conditional_edges("plan", route_after_plan)
     builder.add_edge("clarify", "plan")
     builder.add_conditional_edges(
-        "execute", route_wave, ["call_tool", "approve", "check_alignment"]
+        "execute", route_wave, ["call_tool", "approve", "reconcile", "check_alignment"]
     )
     builder.add_edge("call_tool", "execute")
     builder.add_edge("approve", "execute")
+    builder.add_edge("reconcile", "execute")
     builder.add_conditional_edges("check_alignment", route_after_alignment)
     builder.add_edge("synthesize", END)
     return builder

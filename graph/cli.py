@@ -272,6 +272,7 @@ def _report(outcome: RunOutcome, deps: Deps, args: argparse.Namespace) -> int:
     if outcome.interrupt is not None:
         verb = (
             "--approve or --reject" if outcome.interrupt.get("type") == "approval"
+            else "--answer done|retry|skip" if outcome.interrupt.get("type") == "reconcile"
             else "--answer VALUE"
         )
         print(

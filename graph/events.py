@@ -27,6 +27,7 @@ from nodes.events import (
     IntentParsed,
     MemoryBound,
     NodeStarted,
+    ReconcileAsked,
     SubIntentDigest,
     ZspaceEvent,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "IntentParsed",
     "MemoryBound",
     "NodeStarted",
+    "ReconcileAsked",
     "SubIntentDigest",
     "ZspaceEvent",
     "describe_event",

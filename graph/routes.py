@@ -32,11 +32,16 @@ def route_after_plan(
     return "check_alignment"
 
 
-def route_wave(state: ZState) -> list[Send] | Literal["approve", "check_alignment"]:
-    """Fan the ready calls out in parallel, stop for approval, or finish the plan.
+def route_wave(
+    state: ZState,
+) -> list[Send] | Literal["approve", "reconcile", "check_alignment"]:
+    """Fan the ready calls out in parallel, stop for approval or reconciliation, or finish.
 
-    ``awaiting_approval`` is set by the ``execute`` node, which knows the run's policy.
+    ``awaiting_approval`` and ``awaiting_reconcile`` are set by the ``execute`` node, which
+    knows the run's policy.
     """
+    if state.get("awaiting_reconcile"):
+        return "reconcile"
     ready, _ = wave(state)
     if not ready:
         return "check_alignment"

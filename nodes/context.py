@@ -9,6 +9,7 @@ from stores.fsww import FSWWParams
 from stores.retrieval import RetrievalConfig
 
 OutputFormat = Literal["md", "json", "text"]
+ReconcileMode = Literal["ask", "report"]
 RetrievalMethod = Literal["hybrid", "dense", "bm25", "hierarchical"]
 
 DEFAULT_DESTRUCTIVE = ["cancel_*", "delete_*", "archive_*", "revoke_*", "refund*", "*_refund"]
@@ -71,6 +72,14 @@ class Context:
     pre_approved: bool = field(
         default=False,
         metadata={"description": "Run destructive calls without asking (for unattended runs)."},
+    )
+    reconcile_unknown: ReconcileMode = field(
+        default="ask",
+        metadata={
+            "description": "A side-effecting call whose outcome is unknown (started before a "
+            "crash, or timed out) and whose tool takes no idempotency key: 'ask' a person "
+            "(an interrupt: did it happen?), or 'report' it as a gap without asking."
+        },
     )
     run_id: str = field(
         default="",

@@ -17,6 +17,7 @@ EVENT_NAMES = (
     "clarification_asked",
     "clarification_answered",
     "approval_asked",
+    "reconcile_asked",
     "memory_bound",
 )
 
@@ -100,6 +101,14 @@ class ApprovalAsked(TypedDict):
     calls: list[dict[str, Any]]
 
 
+class ReconcileAsked(TypedDict):
+    """Calls whose outcome is unknown wait for a person to say what happened (an interrupt)."""
+
+    event: Literal["reconcile_asked"]
+    question: str
+    calls: list[dict[str, Any]]
+
+
 class MemoryBound(TypedDict):
     """A follow-up's reference ("that order", "the same") was bound to an earlier turn."""
 
@@ -118,5 +127,6 @@ ZspaceEvent = (
     | ClarificationAsked
     | ClarificationAnswered
     | ApprovalAsked
+    | ReconcileAsked
     | MemoryBound
 )

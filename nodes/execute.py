@@ -19,8 +19,9 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from nodes.context import Context, resolve_context
+from nodes.events import ApprovalAsked, ReconcileAsked
 from nodes.state import CallResult, PlannedCall, ZState
-from stores.ledger import canonical_args_hash, idempotency_key, request_hash
+from stores.ledger import LedgerError, canonical_args_hash, idempotency_key, request_hash
 from stores.policy import is_destructive as policy_is_destructive
 from stores.policy import redact_args
 
@@ -133,9 +134,16 @@ def _skip_record(call: PlannedCall, reason: str) -> CallResult:
 async def execute(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Settle one wave: record skips for calls whose inputs failed.
 
-    Reads ``plan``, ``results``, ``approvals``; writes ``results`` (skip records only),
-    ``awaiting_approval`` and consumed ``approvals``.
+    Reads ``plan``, ``results``, ``approvals``, ``reconciled``; writes ``results`` (skip
+    records only), ``awaiting_approval``, ``awaiting_reconcile`` and consumed ``approvals``.
+    A call whose outcome is unknown stops the plan here for ``reconcile`` (unless the run
+    reports such calls as gaps, ``Context.reconcile_unknown="report"``).
     """
+    if resolve_context(runtime).reconcile_unknown == "ask":
+        unknown = unreconciled(state)
+        if unknown:
+            # Hold the plan (dependents are not skipped yet) until a person says what happened.
+            return {"awaiting_reconcile": unknown}
     _, skipped = wave(state)
     # A skip can unblock nothing, but it can make more skips: settle them all at once.
     settled: dict[str, CallResult] = dict(skipped)
@@ -145,6 +153,7 @@ async def execute(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
         skipped = {k: v for k, v in skipped.items() if k not in settled}
         settled.update(skipped)
     update: dict[str, Any] = {"results": settled} if settled else {}
+    update["awaiting_reconcile"] = []
     # The router stays a pure function of state (Studio's edit-state needs that): whether the
     # next wave must stop for approval is decided here, where the run's context is known.
     after = {**state, "results": {**(state.get("results") or {}), **settled}}
@@ -276,17 +285,20 @@ async def approve(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
     context = resolve_context(runtime)
     results = state.get("results") or {}
     pending = pending_approvals(state, context)
-    answer = interrupt(
-        {
-            "type": "approval",
-            "question": "Approve these calls? "
-            + "; ".join(f"{c['call_id']}: {c['tool_id']}" for c in pending),
-            "calls": [
-                {"call_id": c["call_id"], "tool_id": c["tool_id"], "args": _safe_args(c, results)}
-                for c in pending
-            ],
-        }
+    question: dict[str, Any] = {
+        "type": "approval",
+        "question": "Approve these calls? "
+        + "; ".join(f"{c['call_id']}: {c['tool_id']}" for c in pending),
+        "calls": [
+            {"call_id": c["call_id"], "tool_id": c["tool_id"], "args": _safe_args(c, results)}
+            for c in pending
+        ],
+    }
+    get_stream_writer()(
+        ApprovalAsked(event="approval_asked", question=question["question"],
+                      calls=question["calls"])
     )
+    answer = interrupt(question)
     approved_ids = _approved_ids(answer, [c["call_id"] for c in pending])
     approvals = dict(state.get("approvals") or {})
     rejected: dict[str, CallResult] = {}
@@ -332,3 +344,161 @@ def _safe_args(call: PlannedCall, results: Mapping[str, CallResult]) -> dict[str
         return dict(redact_args(resolve_args(call, results)))
     except KeyError:
         return {}
+
+
+# ------------------------------------------------------------------------ reconcile
+RECONCILE_CHOICES = ("done", "retry", "skip")
+_SAID_DONE = {"done", "yes", "y", "true", "happened", "it happened", "ok"}
+_SAID_RETRY = {"retry", "no", "n", "false", "did not happen", "run again", "again"}
+_SAID_SKIP = {"skip", "leave", "unknown", "leave it"}
+
+
+def unreconciled(state: ZState) -> list[str]:
+    """Planned calls whose outcome is unknown and that nobody has reconciled yet."""
+    results = state.get("results") or {}
+    settled = set(state.get("reconciled") or [])
+    return [
+        c["call_id"]
+        for c in state.get("plan") or []
+        if c["call_id"] in results
+        and results[c["call_id"]].get("error_kind") == "unknown_outcome"
+        and c["call_id"] not in settled
+    ]
+
+
+async def reconcile(
+    state: ZState, runtime: Runtime[Context], *, executor_factory: Any
+) -> dict[str, Any]:
+    """Ask a person what happened to calls whose outcome is unknown (an interrupt).
+
+    Such a call was started (before a crash, or it timed out) by a tool that takes no
+    idempotency key, so it can be neither replayed nor safely repeated. The resume value, for
+    all the calls or per call id (``{"s2.core": "done"}``):
+
+    - ``"done"`` (or ``True``, ``"yes"``; or ``{"outcome": "done", "output": {...}}``): it
+      happened; the ledger records it as done (with the output given) and the plan goes on;
+    - ``"retry"`` (or ``False``, ``"no"``): it did not happen; it runs again, with the ledger's
+      consent (recorded as a transient failure first);
+    - ``"skip"``: leave it failed; the answer states it.
+
+    An answer that says none of these leaves the call pending, and the question is asked again.
+    Nothing runs before ``interrupt()``: on resume this node starts again from its first line.
+
+    Reads ``plan``, ``results``, ``awaiting_reconcile``, ``run_id``; writes ``results``,
+    ``reconciled``, ``awaiting_reconcile``.
+    """
+    context = resolve_context(runtime)
+    results = state.get("results") or {}
+    waiting = set(state.get("awaiting_reconcile") or [])
+    pending = [c for c in state.get("plan") or [] if c["call_id"] in waiting]
+    question: dict[str, Any] = {
+        "type": "reconcile",
+        "question": "The outcome of these calls is unknown (started, never confirmed; the "
+        "tool takes no idempotency key). Did they take effect? Answer done (it happened), "
+        "retry (it did not: run it again) or skip (leave it failed): "
+        + "; ".join(f"{c['call_id']}: {c['tool_id']}" for c in pending),
+        "choices": list(RECONCILE_CHOICES),
+        "calls": [
+            {
+                "call_id": c["call_id"],
+                "tool_id": c["tool_id"],
+                "args": _safe_args(c, results),
+                "error": results[c["call_id"]].get("error") if c["call_id"] in results
+                else None,
+            }
+            for c in pending
+        ],
+    }
+    get_stream_writer()(
+        ReconcileAsked(event="reconcile_asked", question=question["question"],
+                       calls=question["calls"])
+    )
+    answer = interrupt(question)
+    decisions = _reconcile_decisions(answer, [c["call_id"] for c in pending])
+    executor = await asyncio.to_thread(executor_factory, context)
+    ledger = getattr(executor, "ledger", None)
+    updates: dict[str, Any] = {}
+    settled: list[str] = []
+    for call in pending:
+        decision = decisions.get(call["call_id"])
+        if decision is None:
+            continue
+        outcome, output = decision
+        previous = results[call["call_id"]]
+        key = _ledger_key(state, call, results)
+        if outcome == "done":
+            stored = {"output": output, "output_ref": None,
+                      "notes": ["outcome confirmed by a person"]}
+            await asyncio.to_thread(_ledger_end, ledger, "finish", key, stored)
+            updates[call["call_id"]] = {
+                **previous, "status": "ok", "output": output, "error": None,
+                "error_kind": None, "replayed": True,
+                "notes": [*previous.get("notes", []), "outcome confirmed by a person"],
+            }
+            settled.append(call["call_id"])
+        elif outcome == "retry":
+            await asyncio.to_thread(
+                _ledger_end, ledger, "fail", key, "a person said it did not happen", True
+            )
+            updates[call["call_id"]] = None  # runs again in the next wave
+        else:
+            settled.append(call["call_id"])
+    return {
+        "results": updates,
+        "reconciled": [*(state.get("reconciled") or []), *settled],
+        "awaiting_reconcile": [],
+    }
+
+
+def _reconcile_decisions(
+    answer: Any, ids: list[str]
+) -> dict[str, tuple[str, Any]]:
+    """Read the resume value: one outcome for all calls, or one per call id."""
+    if isinstance(answer, dict) and any(i in answer for i in ids):
+        decided = {}
+        for call_id in ids:
+            if call_id in answer:
+                one = _one_decision(answer[call_id])
+                if one is not None:
+                    decided[call_id] = one
+        return decided
+    one = _one_decision(answer)
+    return {} if one is None else dict.fromkeys(ids, one)
+
+
+def _one_decision(value: Any) -> tuple[str, Any] | None:
+    output: Any = None
+    if isinstance(value, dict):
+        output = value.get("output")
+        value = value.get("outcome", value.get("answer"))
+    if value is True:
+        return "done", output
+    if value is False:
+        return "retry", None
+    said = str(value or "").strip().lower()
+    if said in _SAID_DONE:
+        return "done", output
+    if said in _SAID_RETRY:
+        return "retry", None
+    if said in _SAID_SKIP:
+        return "skip", None
+    return None
+
+
+def _ledger_key(state: ZState, call: PlannedCall, results: Mapping[str, CallResult]) -> str:
+    """The call's idempotency key, derived exactly as ``call_tool`` derived it."""
+    try:
+        args = resolve_args(call, results)
+    except KeyError:
+        args = {}
+    return idempotency_key(str(state.get("run_id") or ""), call["sub_intent_id"],
+                           call["tool_id"], args)
+
+
+def _ledger_end(ledger: Any, method: str, key: str, *values: Any) -> None:
+    if ledger is None:
+        return
+    try:
+        getattr(ledger, method)(key, *values)
+    except LedgerError:
+        pass  # no record under this key (no ledger was used): the state decision stands

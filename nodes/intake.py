@@ -375,6 +375,8 @@ async def parse_intent(
         "decisions": {},
         "excluded_tools": {},
         "approvals": {},
+        "awaiting_reconcile": [],
+        "reconciled": [],
         "gaps": [],
         "answer": "",
     }

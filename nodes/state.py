@@ -185,6 +185,8 @@ class ZState(InputState, OutputState, total=False):
     excluded_tools: dict[str, list[str]]
     approvals: dict[str, bool]
     awaiting_approval: list[str]
+    awaiting_reconcile: list[str]
+    reconciled: list[str]
     history: Annotated[list[CallResult], add_lists]
     turn: int
     memory: list[TurnMemory]

@@ -63,7 +63,8 @@ async def test_a_hanging_tool_ends_in_an_answer_that_states_the_failure(tmp_path
     world = World(tmp_path)
     world.shop.hang.add("advance_order_status")
     state, _ = await world.run(
-        {"request": DEMO}, "hang", call_deadline_s=0.5, max_alignment_retries=0
+        {"request": DEMO}, "hang", call_deadline_s=0.5, max_alignment_retries=0,
+        reconcile_unknown="report",
     )
     result = state["results"]["s3.core"]
     assert result["status"] == "error" and result["error_kind"] == "unknown_outcome"

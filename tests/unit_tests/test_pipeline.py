@@ -134,9 +134,11 @@ async def test_clarify_then_resume(world: World) -> None:
 
 async def test_destructive_calls_wait_for_approval(world: World) -> None:
     await world.run({"request": "create an order for account 123456"}, "setup")
-    await world.run({"request": "cancel order 1"}, "t4")
+    _, events = await world.run({"request": "cancel order 1"}, "t4")
     snapshot = await world.graph.aget_state({"configurable": {"thread_id": "t4"}})
     assert snapshot.next == ("approve",)
+    asked = [e for e in events if e["event"] == "approval_asked"]
+    assert [c["tool_id"] for c in asked[0]["calls"]] == ["shop/cancel_order"]
     assert world.shop.calls.get("cancel_order", 0) == 0
     state, _ = await world.run(Command(resume=False), "t4")
     assert state["results"]["s1.core"]["status"] == "skipped"
