@@ -24,7 +24,13 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from stores.policy import SECRETS, mask_secret_bytes, mask_secret_text, secrets_in_values
+from stores.policy import (
+    SECRETS,
+    mask_secret_bytes,
+    mask_secret_text,
+    may_hold_typed_secret,
+    secrets_in_values,
+)
 from stores.settings import zspace_home
 
 DEFAULT_CHECKPOINT_FILE = "checkpoints.sqlite"
@@ -53,7 +59,10 @@ class SecretMaskingSerializer:
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
         """Serialize with the inner serializer, then mask secrets."""
         kind, data = self.inner.dumps_typed(obj)
-        return kind, mask_secret_bytes(data, {*secrets_in_values(obj), *SECRETS.values()})
+        values = SECRETS.values()
+        if may_hold_typed_secret(data):  # else no string needs a scan (most checkpoints)
+            values.update(secrets_in_values(obj))
+        return kind, mask_secret_bytes(data, values)
 
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
         """Deserialize with the inner serializer."""

@@ -295,6 +295,37 @@ _TEXT_SECRET = re.compile(
 )
 
 
+# The same patterns over raw bytes: a string inside a serialized object is stored as its
+# UTF-8 bytes, so a match in any string is also a match here (ASCII semantics only widen it).
+# No match here means no string needs scanning: the cheap test on every checkpoint.
+_BYTES_SECRET = re.compile(_TEXT_SECRET.pattern.encode("utf-8"))
+
+
+# Every match of _TEXT_SECRET contains one of these (lowercased); searching for them is
+# memchr-fast, and the regex then only runs in a small window around each hit.
+# A credential word counts only when a separator follows it ("token_ledger" is not one).
+_TRIGGERS = (
+    b"sk-", b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_", b"github_pat_", b"xox", b"akia",
+    b"aiza", b"eyj",
+    *(word + sep for word in (b"password", b"passwd", b"passphrase", b"pwd", b"key",
+                              b"secret", b"token", b"bearer")
+      for sep in (b" ", b":", b"=", b"\t")),
+)
+_WINDOW = 400
+
+
+def may_hold_typed_secret(data: bytes) -> bool:
+    """Whether serialized ``data`` may contain a credential written in text (a prefilter)."""
+    lowered = data.lower()
+    for trigger in _TRIGGERS:
+        at = lowered.find(trigger)
+        while at != -1:
+            if _BYTES_SECRET.search(data, max(0, at - 32), at + _WINDOW) is not None:
+                return True
+            at = lowered.find(trigger, at + 1)
+    return False
+
+
 def secrets_in_text(text: str) -> list[str]:
     """Return credential-looking values written in free text (a request, a message).
 
@@ -380,6 +411,7 @@ __all__ = [
     "is_destructive",
     "is_secret_name",
     "mask_secret_bytes",
+    "may_hold_typed_secret",
     "mask_secret_text",
     "secrets_in_text",
     "secrets_in_values",

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from graph.builder import build_graph
 from graph.deps import Deps
@@ -175,3 +177,19 @@ async def test_a_masked_secret_is_never_sent_as_an_argument(tmp_path: Path) -> N
     )
     assert outcome["status"] == "error" and outcome["error_kind"] == "validation"
     assert "masked" in str(outcome["error"]) and sent == []
+
+
+_PIECES = ["my", "api key", "API_KEY", "password", "token", "Bearer", "client secret", "is",
+           "=", ":", " ", "\t", "Hunter2!x9", "sk-proj-" + "a1" * 12, "ghp_" + "b" * 36,
+           "abcdefgh", "s3cr3t-value", "token_ledger", "é", "\n", "'", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12))
+def test_the_byte_prefilter_never_misses_a_typed_secret(pieces: list[str]) -> None:
+    """The cheap check that skips most checkpoints must flag everything the scan would find."""
+    from stores.policy import may_hold_typed_secret, secrets_in_text
+
+    text = "".join(pieces)
+    if secrets_in_text(text):
+        assert may_hold_typed_secret(text.encode("utf-8"))
