@@ -84,3 +84,24 @@ async def test_report_mode_states_the_gap_without_asking(world: World) -> None:
     assert snapshot.next == ()
     assert state["results"]["s3.core"]["error_kind"] == "unknown_outcome"
     assert any("advance the order status" in gap for gap in state["gaps"])
+
+
+async def test_a_started_call_found_on_resume_is_held_for_a_person(world: World) -> None:
+    """Another process started the call and died: the ledger says 'started', nothing more."""
+    first, _ = await world.run(
+        {"request": DEMO}, "first", call_deadline_s=0.5, run_id="shared-run",
+        reconcile_unknown="report", max_alignment_retries=0,
+    )
+    assert first["results"]["s3.core"]["error_kind"] == "unknown_outcome"
+    world.shop.hang.clear()
+    # The same run, driven again (as a resumed process would): replays the finished calls,
+    # and does not resend the keyless call whose outcome nobody knows.
+    state, _ = await world.run({"request": DEMO}, "again", run_id="shared-run")
+    snapshot = await world.graph.aget_state({"configurable": {"thread_id": "again"}})
+    assert snapshot.next == ("reconcile",)
+    assert state["results"]["s2.core"]["replayed"] is True
+    assert world.shop.calls["advance_order_status"] == 1
+    state, _ = await world.run(Command(resume="done"), "again")
+    assert state["results"]["s3.core"]["status"] == "ok" and state["gaps"] == []
+    assert world.shop.calls["advance_order_status"] == 1
+    assert world.shop.calls["create_order"] == 1
