@@ -103,6 +103,12 @@ def main(argv: list[str]) -> int:
         "| unexpected clarification questions | "
         + " | ".join(str(f["unexpected_questions"]) for f in figures.values())
         + " |",
+        "| tool calls dispatched / of them outside the run's environments | "
+        + " | ".join(
+            f"{f['calls_dispatched']} / {f['calls_outside_environment']}"
+            for f in figures.values()
+        )
+        + " |",
         "| wall time of the split (incl. sandbox resets) | "
         + " | ".join(f"{seconds[s]:.0f} s" for s in figures)
         + " |",

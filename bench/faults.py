@@ -172,7 +172,8 @@ async def _mcp_rows(tmp: Path) -> list[FaultRow]:
             fault = "MCP server dies mid-call (no idempotency key)"
             observed = (
                 f"server restarted {restarts}x on next use; call not repeated: "
-                f"{record['error_kind']} (ledger keeps it 'started' for reconciliation); "
+                f"{record['error_kind']} (ledger keeps it 'started'; the graph's reconcile "
+                "interrupt asks a person: done / retry / skip); "
                 f"{count} effect"
             )
         rows.append(_row(fault, record, seconds, count, observed))
@@ -207,7 +208,8 @@ async def fault_rows(tmp: Path, deadline_s: float = 1.0) -> list[FaultRow]:
         ("HTTP 503 twice, then ok (read)", "flaky_503", "transient: retried with backoff, ok "
          "after {a} attempts"),
         ("HTTP 500 on a writer without key", "always_500_write",
-         "not retried blindly ({a} attempt): outcome unknown, left for reconciliation"),
+         "not retried blindly ({a} attempt): outcome unknown; the reconcile interrupt asks "
+         "a person (done / retry / skip)"),
         ("returns 5 MB", "huge_output", "capped to 20,000 chars for the model; whole output "
          "kept in {ref}"),
         ("returns non-UTF-8 bytes", "non_utf8_output", "decoded with U+FFFD replacement, noted"),

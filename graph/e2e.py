@@ -420,6 +420,8 @@ class E2EReport:
     split: str
     outcomes: list[RequestOutcome]
     index_seconds: float = 0.0
+    calls_dispatched: int = 0
+    calls_outside_environment: int = 0
 
     def figures(self) -> dict[str, Any]:
         """The figures as one JSON-ready mapping (the ``--json`` line)."""
@@ -455,6 +457,8 @@ class E2EReport:
             "clarify_accuracy": share(clarify),
             "direct_answer_accuracy": share(direct),
             "unexpected_questions": sum(1 for o in outcomes if o.asked and o.expect != "clarify"),
+            "calls_dispatched": self.calls_dispatched,
+            "calls_outside_environment": self.calls_outside_environment,
             "tokens_per_request": round(candidate / len(ledgers), 1) if ledgers else None,
             "all_injection_tokens_per_request": round(injection / len(ledgers), 1)
             if ledgers
@@ -533,6 +537,7 @@ async def _run_in_home(
 ) -> E2EReport:
     from stores.catalog import Catalog
     from stores.enrich import enrich_catalog
+    from stores.executor import DISPATCHES
 
     db_path = home / "sandbox.db"
     # Execution feedback reinforces the dependency graph: start every evaluation from none.
@@ -545,6 +550,7 @@ async def _run_in_home(
     index_seconds = time.perf_counter() - started
     reset_sandbox(db_path)
     outcomes: list[RequestOutcome] = []
+    dispatched_before, outside_before = DISPATCHES.snapshot()
     async with open_runtime(deps, mcp_config) as graph:
         for row in rows:
             outcome = await _run_one(graph, row, db_path)
@@ -556,7 +562,12 @@ async def _run_in_home(
                     f"{outcome.request[:70]}"
                     + (f"\n       {outcome.reason}" if outcome.reason else "")
                 )
-    return E2EReport(split=split, outcomes=outcomes, index_seconds=index_seconds)
+    dispatched_after, outside_after = DISPATCHES.snapshot()
+    return E2EReport(
+        split=split, outcomes=outcomes, index_seconds=index_seconds,
+        calls_dispatched=dispatched_after - dispatched_before,
+        calls_outside_environment=outside_after - outside_before,
+    )
 
 
 async def _run_one(graph: Any, row: Mapping[str, Any], db_path: Path) -> RequestOutcome:
@@ -663,6 +674,8 @@ def format_table(figures: Mapping[str, Any]) -> str:
         f"clarification accuracy   {_pct(figures['clarify_accuracy'])}",
         f"direct-answer accuracy   {_pct(figures['direct_answer_accuracy'])}",
         f"unexpected questions     {figures['unexpected_questions']}",
+        f"calls outside the env    {figures['calls_outside_environment']} of "
+        f"{figures['calls_dispatched']} dispatched",
         f"tokens per request       {figures['tokens_per_request']} vs "
         f"{figures['all_injection_tokens_per_request']} for all tools "
         f"({_pct(figures['tokens_ratio'], 2)})",

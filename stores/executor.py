@@ -208,6 +208,37 @@ def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args:
         pass
 
 
+class DispatchAudit:
+    """Every call this process actually sent to a backend, checked against its allow-list.
+
+    Recorded at the last step before a backend is called, independently of the policy
+    checks before it: a code path that skipped them would show up here. The test suite
+    asserts at its end that no call went outside its run's environments, and
+    ``zspace eval e2e`` reports the count.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.dispatched = 0
+        self.outside: list[str] = []
+
+    def record(self, spec: ToolSpec, side_effect: bool, allowed: Sequence[str] | None) -> None:
+        """Count one dispatch; remember it when the run's allow-list forbids it."""
+        refusal = environment_refusal(spec, side_effect, allowed)
+        with self._lock:
+            self.dispatched += 1
+            if refusal is not None:
+                self.outside.append(f"{spec.id} (environment {spec.environment}, run {allowed})")
+
+    def snapshot(self) -> tuple[int, int]:
+        """``(dispatched, outside)`` so far (take one before and after to count a span)."""
+        with self._lock:
+            return self.dispatched, len(self.outside)
+
+
+DISPATCHES = DispatchAudit()
+
+
 class ToolExecutor:
     """Validates, guards, runs and records tool calls; returns plain result records."""
 
@@ -470,6 +501,7 @@ class ToolExecutor:
             try:
                 if ledger_key is not None:
                     crash_point("before_call", result["call_id"])
+                DISPATCHES.record(spec, side_effect, self.allowed_environments)
                 raw = await asyncio.wait_for(
                     backend.call(spec, dict(call_args), passed_key), timeout=self.deadline_s
                 )

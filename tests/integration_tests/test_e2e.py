@@ -73,4 +73,5 @@ def test_eval_e2e_slice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert figures["n"] == 10
     assert figures["accuracy"] >= 0.8, figures["failures"]
     assert figures["tokens_ratio"] is not None and figures["tokens_ratio"] < 0.5
+    assert figures["calls_dispatched"] > 0 and figures["calls_outside_environment"] == 0
     assert "overall accuracy" in out

@@ -103,3 +103,27 @@ async def test_approval_is_bound_to_the_exact_call_and_used_once(world: World) -
 @pytest.fixture
 def world(tmp_path: Path) -> World:
     return World(tmp_path)
+
+
+def test_the_dispatch_audit_flags_a_call_outside_its_environments() -> None:
+    """The audit is independent of the executor's refusal: it sees what was really sent."""
+    from stores.catalog import Catalog
+    from stores.executor import DispatchAudit
+
+    catalog = Catalog()
+    catalog.load_document(
+        {"tools": [
+            {"name": "create_order", "agent": "shop-prod", "environment": "prod",
+             "side_effect": True, "input_schema": {"type": "object"}},
+            {"name": "get_order", "agent": "legacy", "side_effect": False,
+             "input_schema": {"type": "object"}},
+        ]},
+        source="audit",
+    )
+    audit = DispatchAudit()
+    prod, untagged = catalog.tools["shop-prod/create_order"], catalog.tools["legacy/get_order"]
+    audit.record(untagged, False, ["test"])
+    audit.record(prod, True, None)  # no allow-list: nothing is outside
+    assert audit.snapshot() == (2, 0)
+    audit.record(prod, True, ["test"])
+    assert audit.snapshot() == (3, 1) and "shop-prod/create_order" in audit.outside[0]
