@@ -17,7 +17,11 @@ is resumed on the same thread (sometimes killed again) until it finishes. Then:
 - **duplicate_effects**: rows per sandbox table beyond the reference run's delta;
 - **lost_results**: calls the ledger marks done whose result is missing or not ok in the final
   state;
-- **unfinished**: runs that did not end with every call ok and no gap.
+- **unfinished**: runs that did not end with every call ok and no gap (the report says why:
+  the calls not ok, the ledger, the answer).
+
+Every child imports the code afresh: run the harness from a checkout nobody edits while it
+runs (``git worktree add /tmp/crash HEAD``), or its children mix two versions.
 """
 
 from __future__ import annotations
