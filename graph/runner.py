@@ -289,8 +289,23 @@ class ThreadSummary:
         return dict(self.__dict__)
 
 
+_LATEST_PER_THREAD = (
+    "SELECT thread_id, MAX(checkpoint_id) AS last FROM checkpoints WHERE checkpoint_ns = '' "
+    "GROUP BY thread_id ORDER BY last DESC"
+)
+
+
 async def thread_ids(saver: Any, limit: int | None = None) -> list[tuple[str, str]]:
-    """``(thread_id, last checkpoint time)`` of every thread, most recently updated first."""
+    """``(thread_id, last checkpoint time)`` of every thread, most recently updated first.
+
+    On the SQLite and Postgres savers one grouped query over the checkpoint table answers it
+    (checkpoint ids are time-ordered UUIDs) and the time is left empty for the thread's
+    summary to fill from its latest snapshot; any other saver is walked checkpoint by
+    checkpoint.
+    """
+    fast = await _thread_ids_by_query(saver, limit)
+    if fast is not None:
+        return fast
     latest: dict[str, str] = {}
     async for item in saver.alist(None):
         configurable = item.config.get("configurable") or {}
@@ -302,6 +317,26 @@ async def thread_ids(saver: Any, limit: int | None = None) -> list[tuple[str, st
             latest[thread] = stamp
     ordered = sorted(latest.items(), key=lambda item: item[1], reverse=True)
     return ordered[:limit] if limit else ordered
+
+
+async def _thread_ids_by_query(saver: Any, limit: int | None) -> list[tuple[str, str]] | None:
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    sql = _LATEST_PER_THREAD + (f" LIMIT {int(limit)}" if limit else "")
+    try:
+        if isinstance(saver, AsyncSqliteSaver):
+            async with saver.lock, saver.conn.execute(sql) as cursor:
+                rows = [(str(r[0]), str(r[1])) for r in await cursor.fetchall()]
+        elif type(saver).__name__.endswith("PostgresSaver") and hasattr(saver, "_cursor"):
+            async with saver._cursor() as cursor:
+                await cursor.execute(sql)
+                rows = [(str(r["thread_id"]), str(r["last"])) for r in await cursor.fetchall()]
+        else:
+            return None
+    except Exception:  # noqa: BLE001 - an unexpected schema: fall back to walking checkpoints
+        return None
+    # The time comes with each thread's summary (its latest snapshot), not a second read.
+    return [(thread, "") for thread, _ in rows]
 
 
 async def summarize_thread(graph: Any, thread_id: str, updated_at: str = "") -> ThreadSummary:

@@ -199,6 +199,16 @@ def canonical_json(value: Any) -> str:
         ) from exc
 
 
+def _result_json(value: Any) -> str:
+    """A result as JSON in the tool's own key order (a replay reads like the first answer).
+
+    Raises:
+        LedgerError: the value holds something JSON cannot represent.
+    """
+    canonical_json(value)  # the same check and message as for keys
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -429,7 +439,7 @@ class CallLedger:
         Raises:
             LedgerError: the key is not in the ledger or the result is not plain JSON.
         """
-        return self._end(key, "done", result_json=canonical_json(result), error=None,
+        return self._end(key, "done", result_json=_result_json(result), error=None,
                          transient=False)
 
     def fail(self, key: str, error: str, transient: bool) -> LedgerRecord:

@@ -183,6 +183,10 @@ async def test_the_graph_interrupts_and_resumes_on_postgres(
             assert snapshot.next == ("clarify",)
 
             threads = {t.thread_id: t for t in await list_threads(saver, graph)}
+            from graph.runner import _thread_ids_by_query
+
+            by_query = await _thread_ids_by_query(saver, None)  # one grouped query, no walk
+            assert by_query is not None and {"pg-1", "pg-2"} <= {t for t, _ in by_query}
             assert threads["pg-2"].status == "waiting for input"
             assert "order_id" in (threads["pg-2"].question or "")
             assert threads["pg-1"].status == "done"

@@ -107,3 +107,30 @@ def test_a_run_driven_by_another_live_process_is_refused(
     ledger.release_lease("busy-run", owner=f"elsewhere:{os.getpid()}:other")
     assert cli.main(["run", "create a test product", "--run-id", "busy-run"]) == 0
     assert world.shop.count("products") == 1
+
+
+async def test_thread_listing_by_query_matches_the_walk(tmp_path: Path) -> None:
+    """The grouped query over the SQLite checkpoint table lists what walking every checkpoint
+    lists, in the same (most recent first) order, subgraph namespaces left out."""
+    from graph.builder import build_graph
+    from graph.runner import _thread_ids_by_query, list_threads, thread_ids
+    from stores.checkpoint import sqlite_checkpointer
+
+    world = World(tmp_path)
+    async with sqlite_checkpointer(tmp_path / "c.sqlite") as saver:
+        graph = build_graph(world.deps).compile(checkpointer=saver)
+        for thread, request in [("a", "create a test product"), ("b", "hello"),
+                                ("c", "advance the order status to paid"),
+                                ("a", "create a test user")]:
+            await graph.ainvoke({"request": request}, {"configurable": {"thread_id": thread}},
+                                durability="sync")
+        by_query = await _thread_ids_by_query(saver, None)
+        assert by_query is not None
+        saver_walk = type("Walk", (), {"alist": saver.alist})()  # not a SQLite saver: walks
+        walked = await thread_ids(saver_walk)
+        assert [t for t, _ in by_query] == [t for t, _ in walked] == ["a", "c", "b"]
+        assert [t for t, _ in await thread_ids(saver, limit=2)] == ["a", "c"]
+        listed = await list_threads(saver, graph)
+        assert [t.thread_id for t in listed] == ["a", "c", "b"]
+        assert all(t.updated_at for t in listed)
+        assert listed[1].status == "waiting for input"

@@ -139,3 +139,11 @@ def test_several_processes_share_one_file(tmp_path: Path) -> None:
     ledger = CallLedger(path)
     assert all(record.status == "done" for record in ledger.for_run("run"))
     ledger.close()
+
+
+def test_a_replayed_result_keeps_the_tools_key_order(ledger: CallLedger) -> None:
+    ledger.begin("order-key", "run", "s1.core", "shop/create_order", "h")
+    ledger.finish("order-key", {"output": {"user_id": 1, "account_number": "123456", "name": "A"}})
+    record = ledger.get("order-key")
+    assert record is not None
+    assert list(record.result["output"]) == ["user_id", "account_number", "name"]
