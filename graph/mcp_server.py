@@ -138,7 +138,8 @@ def build_server(deps: Deps | None = None) -> Any:
 
         Args:
             thread_id: the thread_id run_request returned.
-            answer: the missing value, or yes / no.
+            answer: the missing value; yes / no for an approval; done / retry / skip when
+                it asks what happened to a call whose outcome is unknown.
         """
         return await invoke(Command(resume=answer), thread_id, Context())
 
