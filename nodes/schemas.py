@@ -27,7 +27,9 @@ class SubIntentModel(BaseModel):
         'coupon, user, ... ("" if none).',
     )
     keywords: list[str] = Field(
-        default_factory=list, description="A few words that a matching tool description uses."
+        default_factory=list,
+        description="A few English words that a matching tool description uses (in English "
+        "whatever the request's language).",
     )
     entities: dict[str, Any] = Field(
         default_factory=dict,
