@@ -266,18 +266,23 @@ def _context(args: argparse.Namespace) -> Any:
     )
 
 
+def _resume_hint(interrupt: dict[str, Any]) -> str:
+    """The ``zspace resume`` options that answer this kind of question."""
+    kind = interrupt.get("type")
+    if kind == "approval":
+        return "--approve or --reject"
+    if kind == "reconcile":
+        return "--answer done|retry|skip"
+    return "--answer VALUE"
+
+
 def _report(outcome: RunOutcome, deps: Deps, args: argparse.Namespace) -> int:
     """Print how a run ended; exit 0 done, 1 done with gaps, 3 waiting for an answer."""
     values = outcome.values
     if outcome.interrupt is not None:
-        verb = (
-            "--approve or --reject" if outcome.interrupt.get("type") == "approval"
-            else "--answer done|retry|skip" if outcome.interrupt.get("type") == "reconcile"
-            else "--answer VALUE"
-        )
         print(
             f"waiting for an answer: {outcome.interrupt.get('question')}\n"
-            f"resume with: zspace resume {outcome.thread_id} {verb}"
+            f"resume with: zspace resume {outcome.thread_id} {_resume_hint(outcome.interrupt)}"
         )
         if args.json:
             print(
@@ -392,7 +397,7 @@ def command_resume(args: argparse.Namespace) -> int:
             if reply is None:
                 print(
                     f"thread {args.thread} waits for: {summary.question}\n"
-                    f"give --answer VALUE (or --approve / --reject)",
+                    f"give {_resume_hint(summary.interrupt or {})}",
                     file=sys.stderr,
                 )
                 return 3

@@ -236,15 +236,14 @@ def ask_on_terminal(interrupt: dict[str, Any]) -> Any | None:
     """Ask the interrupt's question on the terminal; None when no one can answer."""
     if not sys.stdin or not sys.stdin.isatty():
         return None
+    for call in interrupt.get("calls", []):  # approvals and reconciliations list their calls
+        print(f"  {call['call_id']}: {call['tool_id']} {json.dumps(call['args'])}")
+        if call.get("error"):
+            print(f"    {call['error']}")
     if interrupt.get("type") == "approval":
-        for call in interrupt.get("calls", []):
-            print(f"  {call['call_id']}: {call['tool_id']} {json.dumps(call['args'])}")
         reply = input("approve these calls? [y/N] ").strip().lower()
         return reply in {"y", "yes"}
     if interrupt.get("type") == "reconcile":
-        for call in interrupt.get("calls", []):
-            print(f"  {call['call_id']}: {call['tool_id']} {json.dumps(call['args'])}")
-            print(f"    {call.get('error')}")
         return input("did they take effect? [done/retry/skip] ").strip().lower() or None
     return input(f"{interrupt.get('question', 'value?')} ").strip()
 

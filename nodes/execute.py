@@ -21,7 +21,7 @@ from langgraph.types import interrupt
 from nodes.context import Context, resolve_context
 from nodes.events import ApprovalAsked, ReconcileAsked
 from nodes.state import CallResult, PlannedCall, ZState
-from stores.ledger import LedgerError, canonical_args_hash, idempotency_key, request_hash
+from stores.ledger import canonical_args_hash, idempotency_key, request_hash
 from stores.policy import is_destructive as policy_is_destructive
 from stores.policy import redact_args
 
@@ -63,6 +63,11 @@ def resolve_args(call: PlannedCall, results: Mapping[str, CallResult]) -> dict[s
         else:
             args[name] = source.get("value")
     return args
+
+
+def planned_call_key(run_id: str, call: PlannedCall, args: Mapping[str, Any]) -> str:
+    """The ledger's idempotency key of a planned call with its concrete arguments."""
+    return idempotency_key(run_id, call["sub_intent_id"], call["tool_id"], args)
 
 
 def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
@@ -229,7 +234,7 @@ async def call_tool(
         refusal["status"] = "error"
         refusal["error_kind"] = "policy"
         return {"results": {call["call_id"]: refusal}}
-    key = idempotency_key(payload["run_id"], call["sub_intent_id"], call["tool_id"], args)
+    key = planned_call_key(payload["run_id"], call, args)
     # Building the executor may open the catalog file and the ledger: off the event loop.
     executor = await asyncio.to_thread(executor_factory, context)
     outcome = await executor.execute(
@@ -289,10 +294,7 @@ async def approve(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
         "type": "approval",
         "question": "Approve these calls? "
         + "; ".join(f"{c['call_id']}: {c['tool_id']}" for c in pending),
-        "calls": [
-            {"call_id": c["call_id"], "tool_id": c["tool_id"], "args": _safe_args(c, results)}
-            for c in pending
-        ],
+        "calls": [_described(c, results) for c in pending],
     }
     get_stream_writer()(
         ApprovalAsked(event="approval_asked", question=question["question"],
@@ -337,6 +339,12 @@ def _approved_ids(answer: Any, ids: list[str]) -> set[str]:
     if isinstance(answer, list):
         return {str(i) for i in answer} & set(ids)
     return set()
+
+
+def _described(call: PlannedCall, results: Mapping[str, CallResult]) -> dict[str, Any]:
+    """A call as a person is shown it in a question: id, tool and (redacted) arguments."""
+    return {"call_id": call["call_id"], "tool_id": call["tool_id"],
+            "args": _safe_args(call, results)}
 
 
 def _safe_args(call: PlannedCall, results: Mapping[str, CallResult]) -> dict[str, Any]:
@@ -399,13 +407,7 @@ async def reconcile(
         + "; ".join(f"{c['call_id']}: {c['tool_id']}" for c in pending),
         "choices": list(RECONCILE_CHOICES),
         "calls": [
-            {
-                "call_id": c["call_id"],
-                "tool_id": c["tool_id"],
-                "args": _safe_args(c, results),
-                "error": results[c["call_id"]].get("error") if c["call_id"] in results
-                else None,
-            }
+            {**_described(c, results), "error": results[c["call_id"]].get("error")}
             for c in pending
         ],
     }
@@ -416,7 +418,7 @@ async def reconcile(
     answer = interrupt(question)
     decisions = _reconcile_decisions(answer, [c["call_id"] for c in pending])
     executor = await asyncio.to_thread(executor_factory, context)
-    ledger = getattr(executor, "ledger", None)
+    run_id = str(state.get("run_id") or "")
     updates: dict[str, Any] = {}
     settled: list[str] = []
     for call in pending:
@@ -425,20 +427,20 @@ async def reconcile(
             continue
         outcome, output = decision
         previous = results[call["call_id"]]
-        key = _ledger_key(state, call, results)
+        # An unknown outcome means the call ran with arguments that resolved back then.
+        key = planned_call_key(run_id, call, resolve_args(call, results))
         if outcome == "done":
-            stored = {"output": output, "output_ref": None,
-                      "notes": ["outcome confirmed by a person"]}
-            await asyncio.to_thread(_ledger_end, ledger, "finish", key, stored)
+            note = "outcome confirmed by a person"
+            await asyncio.to_thread(executor.confirm_outcome, key, output, note)
             updates[call["call_id"]] = {
                 **previous, "status": "ok", "output": output, "error": None,
                 "error_kind": None, "replayed": True,
-                "notes": [*previous.get("notes", []), "outcome confirmed by a person"],
+                "notes": [*previous.get("notes", []), note],
             }
             settled.append(call["call_id"])
         elif outcome == "retry":
             await asyncio.to_thread(
-                _ledger_end, ledger, "fail", key, "a person said it did not happen", True
+                executor.allow_retry, key, "a person said it did not happen"
             )
             updates[call["call_id"]] = None  # runs again in the next wave
         else:
@@ -483,22 +485,3 @@ def _one_decision(value: Any) -> tuple[str, Any] | None:
     if said in _SAID_SKIP:
         return "skip", None
     return None
-
-
-def _ledger_key(state: ZState, call: PlannedCall, results: Mapping[str, CallResult]) -> str:
-    """The call's idempotency key, derived exactly as ``call_tool`` derived it."""
-    try:
-        args = resolve_args(call, results)
-    except KeyError:
-        args = {}
-    return idempotency_key(str(state.get("run_id") or ""), call["sub_intent_id"],
-                           call["tool_id"], args)
-
-
-def _ledger_end(ledger: Any, method: str, key: str, *values: Any) -> None:
-    if ledger is None:
-        return
-    try:
-        getattr(ledger, method)(key, *values)
-    except LedgerError:
-        pass  # no record under this key (no ledger was used): the state decision stands

@@ -170,7 +170,7 @@ class Planner:
                         "action": "retrieve_api",
                         "reason": "no candidate fits",
                     }
-                elif not sub["operation"] and not sub["target"]:
+                elif _nothing_understood(sub):
                     outcome.gaps.append(
                         f"{sub['text']}: I could not tell what to do (no action or object I "
                         "know) and never guess a call that changes data; say it with a verb "
@@ -272,7 +272,7 @@ class Planner:
                 fit += TARGET_MATCH
             elif sub["target"] and sub["target"] in tag_objects:
                 fit += TARGET_MATCH * TAG_WEIGHT
-            unknown_domain = not sub["operation"] and not sub["target"]
+            unknown_domain = _nothing_understood(sub)
             if fit == 0.0 and not unknown_domain:
                 continue
             if unknown_domain and spec.side_effect is not False:
@@ -868,3 +868,8 @@ async def plan(state: ZState, runtime: Runtime[Context], *, planner_factory: Any
         "gaps": outcome.gaps,
         "decisions": outcome.decisions,
     }
+
+
+def _nothing_understood(sub: SubIntent) -> bool:
+    """No operation and no object of the clause was recognized ("hola", "asdf")."""
+    return not sub["operation"] and not sub["target"]

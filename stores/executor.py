@@ -545,10 +545,22 @@ class ToolExecutor:
             result["status"], result["output"], result["output_ref"] = "ok", capped, output_ref
             result["notes"] = [*result.get("notes", []), *notes]
             if ledger_key is not None:
-                stored = {"output": capped, "output_ref": output_ref, "notes": notes}
-                await asyncio.to_thread(self._ledger_write, "finish", ledger_key, stored)
+                await asyncio.to_thread(
+                    self._ledger_write, "finish", ledger_key, _stored(capped, output_ref, notes)
+                )
                 crash_point("after_record", result["call_id"])
             return result
+
+    # ------------------------------------------------------------- reconciliation
+    def confirm_outcome(self, key: str, output: Any, note: str) -> None:
+        """A person says the call under ``key`` took effect: record it done, like a finish."""
+        if self.ledger is not None:
+            self._ledger_write("finish", key, _stored(output, None, [note]))
+
+    def allow_retry(self, key: str, reason: str) -> None:
+        """A person says the call under ``key`` did not happen: let the next attempt run."""
+        if self.ledger is not None:
+            self._ledger_write("fail", key, reason, True)
 
     def _restart(self, key: str) -> LedgerRecord:
         assert self.ledger is not None
@@ -861,6 +873,11 @@ def _scrubbed(record: ToolCallResult) -> ToolCallResult:
     if "args" in record:
         record["args"] = redact_args(record["args"])
     return record
+
+
+def _stored(output: Any, output_ref: str | None, notes: list[str]) -> dict[str, Any]:
+    """What the ledger keeps of a finished call (``_replay`` reads it back)."""
+    return {"output": output, "output_ref": output_ref, "notes": notes}
 
 
 def _replay(result: ToolCallResult, record: LedgerRecord) -> ToolCallResult:

@@ -188,9 +188,14 @@ def canonical_json(value: Any) -> str:
     Raises:
         LedgerError: the value holds something JSON cannot represent.
     """
+    return _plain_json(value, sort_keys=True)
+
+
+def _plain_json(value: Any, sort_keys: bool) -> str:
     try:
         return json.dumps(
-            value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+            value, sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=False,
+            allow_nan=False,
         )
     except (TypeError, ValueError) as exc:
         raise LedgerError(
@@ -205,8 +210,7 @@ def _result_json(value: Any) -> str:
     Raises:
         LedgerError: the value holds something JSON cannot represent.
     """
-    canonical_json(value)  # the same check and message as for keys
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _plain_json(value, sort_keys=False)
 
 
 def _sha256(text: str) -> str:
