@@ -123,10 +123,10 @@ def _mcp_config(path: Path, db: Path) -> Path:
 def build_setup(root: Path, say: Any) -> Setup:
     """Seed the sandbox, list its tools over MCP, build the shared index (once per harness run)."""
     from graph.deps import Deps
-    from stores.catalog import Catalog
-    from stores.enrich import enrich_catalog
-    from stores.index import ToolIndex
-    from stores.mcp_source import load_mcp_catalog
+    from stores.catalog.enrich import enrich_catalog
+    from stores.catalog.mcp import load_mcp_catalog
+    from stores.catalog.model import Catalog
+    from stores.retrieval.index import ToolIndex
 
     root.mkdir(parents=True, exist_ok=True)
     pristine = root / "pristine.db"

@@ -5,7 +5,7 @@
 MCP, a pre-built index), holds the run's lease, runs the thread with ``durability="sync"``
 (fresh, or resumed from its last checkpoint) until it finishes, and writes the final state's
 results and the run's ledger records to ``FILE``. ``ZSPACE_CRASH_AT`` (see
-``stores.executor.crash_point``) makes it kill itself at a named point; the harness may also
+``stores.execution.faults.crash_point``) makes it kill itself at a named point; the harness may also
 SIGKILL it at any moment after it prints ``ready``.
 
 Exit codes: 0 finished, 3 stopped at an interrupt, 4 another process holds the run's lease.
@@ -35,9 +35,9 @@ async def _run(args: argparse.Namespace) -> int:
     from graph.deps import Deps
     from graph.runner import open_runtime, run_until_done
     from nodes.context import Context
-    from stores.catalog import Catalog
-    from stores.index import ToolIndex
-    from stores.ledger import RunLeaseHeld
+    from stores.catalog.model import Catalog
+    from stores.execution.ledger.calls import RunLeaseHeld
+    from stores.retrieval.index import ToolIndex
 
     catalog = Catalog.from_file(args.catalog)
     deps = Deps(catalog=catalog, home=Path(args.home), index_name=args.index_name)

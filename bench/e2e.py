@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from bench.common import display_path, machine_line, write_result
-from graph.e2e import COMBINED_CATALOG, RETRIEVAL_STEPS, run_split
+from bench.evaluation.e2e import COMBINED_CATALOG, RETRIEVAL_STEPS, run_split
 
 
 def _pct(value: float | None) -> str:

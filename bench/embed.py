@@ -6,7 +6,7 @@ import argparse
 import time
 
 from bench.common import machine_line, write_result
-from stores.embeddings import MiniLMOnnxEmbedder
+from stores.retrieval.embeddings import MiniLMOnnxEmbedder
 
 SENTENCES = [
     f"{verb} the {obj} for account {n}"

@@ -2,7 +2,8 @@
 
 Each scenario runs a tool that misbehaves (hangs in blocking code, is slow, raises, answers
 like a failing server, returns megabytes or non-UTF-8 bytes, kills its MCP server mid-call)
-through :class:`~stores.executor.ToolExecutor` with a call ledger, and records what happened.
+through :class:`~stores.execution.executor.ToolExecutor` with a call ledger, and records what
+happened.
 ``tests/integration_tests/test_faults.py`` asserts the same rows; this module writes the fault
 table to ``bench/results/faults.md``.
 """
@@ -19,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stores.catalog import Catalog
-from stores.executor import ToolExecutor
-from stores.ledger import CallLedger
+from stores.catalog.model import Catalog
+from stores.execution.backends import mcp_backends
+from stores.execution.executor import ToolExecutor
+from stores.execution.ledger.calls import CallLedger
 
 
 @dataclass
@@ -134,7 +136,9 @@ SERVER = textwrap.dedent(
 
 
 async def _mcp_rows(tmp: Path) -> list[FaultRow]:
-    from stores.mcp_source import McpSessionPool, load_mcp_catalog, parse_mcp_config
+    from stores.catalog.mcp import load_mcp_catalog
+    from stores.mcp.config import parse_mcp_config
+    from stores.mcp.pool import McpSessionPool
 
     rows = []
     for tool in ("write_keyed", "write_unkeyed"):
@@ -151,7 +155,7 @@ async def _mcp_rows(tmp: Path) -> list[FaultRow]:
         effects.unlink(missing_ok=True)
         async with McpSessionPool(config) as pool:
             executor = ToolExecutor(
-                catalog, backends=pool.backends(), ledger=CallLedger(work / "ledger.sqlite"),
+                catalog, backends=mcp_backends(pool), ledger=CallLedger(work / "ledger.sqlite"),
                 deadline_s=20, backoff_s=0.05, allowed_environments=["test"],
             )
             started = time.monotonic()

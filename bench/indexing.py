@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 
 from bench.common import DEV_CATALOG, machine_line, write_result
-from stores.catalog import Catalog
-from stores.embeddings import default_embedder
-from stores.enrich import enrich_catalog
-from stores.index import ToolIndex
+from stores.catalog.enrich import enrich_catalog
+from stores.catalog.model import Catalog
+from stores.retrieval.embeddings import default_embedder
+from stores.retrieval.index import ToolIndex
 
 
 def timed_sync(directory: Path, catalog: Catalog) -> tuple[float, int]:

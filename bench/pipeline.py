@@ -23,10 +23,10 @@ from bench.common import DEV_CATALOG, machine_line, write_result
 from graph.builder import build_graph
 from graph.deps import Deps
 from nodes.context import Context
-from stores.catalog import Catalog
+from stores.catalog.enrich import enrich_catalog
+from stores.catalog.model import Catalog
 from stores.checkpoint import sqlite_checkpointer
-from stores.enrich import enrich_catalog
-from stores.index import ToolIndex
+from stores.retrieval.index import ToolIndex
 from stores.settings import zspace_home
 
 REQUEST = ("create a test product, place an order using account 123456, and advance the "

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from bench.common import DEV_CATALOG, DEV_QUERIES, display_path, machine_line, write_result
+from bench.evaluation.retrieval import evaluate, load_queries, method_presets, open_eval_index
 from graph.deps import Deps
-from stores.evaluation import evaluate, load_queries, method_presets, open_eval_index
 
 ABLATION_ORDER = [
     "bm25-agents",

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from graph.deps import ACTIVE_CATALOG, Deps
-from graph.e2e import register_e2e
 from graph.runner import (
     RunOutcome,
     configured_postgres_url,
@@ -22,11 +21,11 @@ from graph.runner import (
     run_until_done,
     saved_mcp_config,
 )
-from stores.catalog import Catalog, CatalogError
-from stores.embeddings import EmbeddingModelMissing
-from stores.enrich import enrich_catalog
-from stores.ledger import RunConflict, RunLeaseHeld
-from stores.retrieval import RetrievalConfig, retrieve
+from stores.catalog.enrich import enrich_catalog
+from stores.catalog.model import Catalog, CatalogError
+from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
+from stores.retrieval.embeddings import EmbeddingModelMissing
+from stores.retrieval.ranking import RetrievalConfig, retrieve
 from stores.settings import apply_offline_environment, zspace_home
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +38,7 @@ def load_catalogs(paths: Sequence[str], mcp_config: str | None = None) -> Catalo
     if mcp_config:
         import asyncio
 
-        from stores.mcp_source import load_mcp_catalog
+        from stores.catalog.mcp import load_mcp_catalog
 
         _, report = asyncio.run(load_mcp_catalog(mcp_config, catalog=catalog))
         print(str(report))
@@ -107,7 +106,7 @@ def command_index(args: argparse.Namespace) -> int:
 
 def command_search(args: argparse.Namespace) -> int:
     """Rank tools and their owners for a query."""
-    from stores.keywords import extract_keywords
+    from stores.language.keywords import extract_keywords
 
     deps = Deps(index_name=args.name)
     index = deps.get_index()
@@ -209,9 +208,40 @@ def _run_args(request: str, run_id: str) -> argparse.Namespace:
     )
 
 
+def _evaluation_available() -> bool:
+    """Make ``bench.evaluation`` importable from a source checkout; say so when it is not.
+
+    The evaluation harnesses are development code (``bench/`` is not part of the installed
+    distribution): ``zspace eval`` runs from a clone of the repository.
+    """
+    try:
+        import bench.evaluation  # noqa: F401
+    except ImportError:
+        if not (REPO_ROOT / "bench" / "evaluation").is_dir():
+            print(
+                "zspace eval needs a source checkout of zspace (bench/evaluation/ is not "
+                "installed with the package): run it from a clone of the repository",
+                file=sys.stderr,
+            )
+            return False
+        sys.path.insert(0, str(REPO_ROOT))
+    return True
+
+
+def command_eval_e2e(args: argparse.Namespace) -> int:
+    """Run a request set end to end against the sandbox (``bench.evaluation.e2e``)."""
+    if not _evaluation_available():
+        return 2
+    from bench.evaluation.e2e import command_eval_e2e as run_e2e
+
+    return run_e2e(args)
+
+
 def command_eval_retrieval(args: argparse.Namespace) -> int:
     """Score a retrieval method on a benchmark in the two-file format."""
-    from stores.evaluation import evaluate, load_queries, method_presets, open_eval_index
+    if not _evaluation_available():
+        return 2
+    from bench.evaluation.retrieval import evaluate, load_queries, method_presets, open_eval_index
 
     presets = method_presets()
     if args.method not in presets:
@@ -488,7 +518,19 @@ def build_parser() -> argparse.ArgumentParser:
                            help="environment allow-list, as a run applies it (repeatable)")
     retrieval.add_argument("--json", action="store_true", help="last line: one JSON object")
     retrieval.set_defaults(handler=command_eval_retrieval)
-    register_e2e(eval_sub)
+    e2e = eval_sub.add_parser(
+        "e2e",
+        help="end-to-end accuracy of whole runs against the sandbox (tools, arguments, order)",
+    )
+    e2e.add_argument("--instructions", help="a request set (JSONL); default: the --split")
+    e2e.add_argument("--split", choices=["dev", "test"], default="test")
+    e2e.add_argument("--limit", type=int, help="run N requests spread over the set")
+    e2e.add_argument("--id", action="append", help="run only this request id (repeatable)")
+    e2e.add_argument("--catalog", help="catalog to index (default: bench/data/e2e/catalog.json)")
+    e2e.add_argument("--home", help="the harness's home (default: $ZSPACE_HOME/e2e)")
+    e2e.add_argument("--verbose", action="store_true", help="one line per request with --json")
+    e2e.add_argument("--json", action="store_true", help="last line: one JSON object")
+    e2e.set_defaults(handler=command_eval_e2e)
 
     run = sub.add_parser("run", help="run a request: parse, retrieve, plan, call tools, answer")
     run.add_argument("request", help="what to do, in plain language")

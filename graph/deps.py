@@ -14,14 +14,14 @@ from typing import Any
 
 from nodes.binding import OWN_IDENTIFIER_SPACES
 from nodes.context import Context
-from stores.catalog import Catalog
-from stores.depgraph import FeedbackStore, ToolDependencyGraph
-from stores.embeddings import Embedder, LangChainEmbedder, default_embedder
-from stores.executor import ToolExecutor
-from stores.fsww import FSWWParams
-from stores.index import ToolIndex
-from stores.ledger import CallLedger
-from stores.lexicon import Lexicon
+from stores.catalog.depgraph import FeedbackStore, ToolDependencyGraph
+from stores.catalog.model import Catalog
+from stores.execution.executor import ToolExecutor
+from stores.execution.ledger.calls import CallLedger
+from stores.language.lexicon import Lexicon
+from stores.retrieval.embeddings import Embedder, LangChainEmbedder, default_embedder
+from stores.retrieval.fsww import FSWWParams
+from stores.retrieval.index import ToolIndex
 from stores.settings import apply_offline_environment, zspace_home
 
 DEFAULT_INDEX_NAME = "default"

@@ -29,7 +29,7 @@ from graph.deps import Deps
 from graph.runner import RunOutcome, open_runtime, saved_mcp_config, stream_run
 from graph.tools import describe_tools
 from nodes.context import Context
-from stores.retrieval import RetrievalConfig, retrieve
+from stores.retrieval.ranking import RetrievalConfig, retrieve
 from stores.settings import apply_offline_environment
 
 INSTRUCTIONS = (

@@ -70,7 +70,9 @@ class SavedMcpBackend:
 
     async def call(self, spec: Any, args: dict[str, Any], idempotency_key: str | None) -> Any:
         """Call the tool on its MCP server (``spec.agent``)."""
-        from stores.mcp_source import McpBackend, McpSessionPool, load_mcp_config
+        from stores.execution.backends import McpBackend
+        from stores.mcp.config import load_mcp_config
+        from stores.mcp.pool import McpSessionPool
 
         loop = id(asyncio.get_running_loop())
         if loop not in self._pools:
@@ -126,7 +128,9 @@ async def open_runtime(
     url = configured_postgres_url(postgres_url)
     async with AsyncExitStack() as stack:
         if mcp_config is not None:
-            from stores.mcp_source import McpBackend, McpSessionPool, load_mcp_config
+            from stores.execution.backends import McpBackend
+            from stores.mcp.config import load_mcp_config
+            from stores.mcp.pool import McpSessionPool
 
             config = load_mcp_config(mcp_config)
             pool = await stack.enter_async_context(McpSessionPool(config))
@@ -142,7 +146,7 @@ async def open_runtime(
 
             stack.callback(forget_backends)
         if url and deps._ledger is None:
-            from stores.ledger import CallLedger
+            from stores.execution.ledger.calls import CallLedger
 
             ledger = CallLedger(url)
             deps._ledger = ledger

@@ -24,10 +24,10 @@ from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 
-from stores.catalog import Catalog
-from stores.index import ToolIndex
-from stores.keywords import extract_keywords
-from stores.retrieval import RetrievalConfig, retrieve
+from stores.catalog.model import Catalog
+from stores.language.keywords import extract_keywords
+from stores.retrieval.index import ToolIndex
+from stores.retrieval.ranking import RetrievalConfig, retrieve
 
 ToolId = str
 DEFAULT_K = 5

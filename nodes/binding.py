@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from stores.lexicon import Lexicon
+from stores.language.lexicon import Lexicon
 
 IDENTIFIER_SUFFIXES = ("_id", "_number", "_no", "_code", "_key", "_ref", "id", "number")
 # Nouns that name an identifier space of their own: the lexicon says an "account" is a user

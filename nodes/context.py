@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from stores.fsww import FSWWParams
-from stores.retrieval import RetrievalConfig
+from stores.retrieval.fsww import FSWWParams
+from stores.retrieval.ranking import RetrievalConfig
 
 OutputFormat = Literal["md", "json", "text"]
 ReconcileMode = Literal["ask", "report"]

@@ -21,9 +21,9 @@ from langgraph.types import interrupt
 from nodes.context import Context, resolve_context
 from nodes.events import ApprovalAsked, ReconcileAsked
 from nodes.state import CallResult, PlannedCall, ZState
-from stores.ledger import canonical_args_hash, idempotency_key, request_hash
-from stores.policy import is_destructive as policy_is_destructive
-from stores.policy import redact_args
+from stores.execution.ledger.calls import canonical_args_hash, idempotency_key, request_hash
+from stores.execution.policy import is_destructive as policy_is_destructive
+from stores.secrets import redact_args
 
 MISSING = object()
 

@@ -39,9 +39,9 @@ from nodes.events import (
 )
 from nodes.intent import IntentParseError, IntentParser, LLMIntentParser, RuleIntentParser
 from nodes.state import FollowUp, Intent, TurnMemory, ZState
-from stores.entities import extract_entities
-from stores.lexicon import Lexicon
-from stores.policy import SECRETS, secrets_in_text
+from stores.language.entities import extract_entities
+from stores.language.lexicon import Lexicon
+from stores.secrets import SECRETS, secrets_in_text
 
 MAX_REQUEST_CHARS = 4000
 MEMORY_TURNS = 8

@@ -40,10 +40,10 @@ from typing import Any, Protocol, cast
 from nodes.prompts import INTENT_PARSE_PROMPT
 from nodes.schemas import IntentModel
 from nodes.state import Action, Entities, Intent, SubIntent
-from stores.entities import extract_entities, scan_entities
-from stores.keywords import extract_keywords, lemmatize, token_spans
-from stores.language import guess_non_english
-from stores.lexicon import Lexicon, TermMatch
+from stores.language.detect import guess_non_english
+from stores.language.entities import extract_entities, scan_entities
+from stores.language.keywords import extract_keywords, lemmatize, token_spans
+from stores.language.lexicon import Lexicon, TermMatch
 from stores.llm import MAX_REPAIRS, StructuredOutputError, invoke_structured
 
 __all__ = [

@@ -8,8 +8,8 @@ from langgraph.runtime import Runtime
 
 from nodes.context import Context
 from nodes.state import Intent, SubIntent, ZState
-from stores.entities import VALUE_KEYS
-from stores.lexicon import Lexicon
+from stores.language.lexicon import Lexicon
+from stores.language.vocabulary import VALUE_KEYS
 
 
 def normalize_intent(intent: Intent, lexicon: Lexicon) -> Intent:

@@ -28,11 +28,11 @@ from nodes.binding import (
 )
 from nodes.context import Context, resolve_context
 from nodes.state import ArgSource, Candidate, Intent, PlannedCall, SubIntent, ZState
-from stores.catalog import Catalog, ToolSpec
-from stores.depgraph import DependencyGraphError, NoChainFound, ToolDependencyGraph
-from stores.entities import extract_entities
-from stores.keywords import lemmatize, tokenize
-from stores.lexicon import Lexicon
+from stores.catalog.depgraph import DependencyGraphError, NoChainFound, ToolDependencyGraph
+from stores.catalog.model import Catalog, ToolSpec
+from stores.language.entities import extract_entities
+from stores.language.keywords import lemmatize, tokenize
+from stores.language.lexicon import Lexicon
 
 IDEMPOTENCY_PARAM = "idempotency_key"
 OPERATION_MATCH = 2.0

@@ -11,12 +11,12 @@ from langgraph.runtime import Runtime
 from nodes.context import Context, resolve_context
 from nodes.plan import callable_in, tool_terms
 from nodes.state import Candidate, SubIntent, ZState
-from stores.catalog import Catalog
-from stores.index import ToolIndex
-from stores.lexicon import Lexicon
-from stores.retrieval import embed_queries
-from stores.retrieval import retrieve as rank_tools
-from stores.tokens import token_ledger
+from stores.catalog.model import Catalog
+from stores.language.lexicon import Lexicon
+from stores.retrieval.index import ToolIndex
+from stores.retrieval.ranking import embed_queries
+from stores.retrieval.ranking import retrieve as rank_tools
+from stores.retrieval.tokens import token_ledger
 
 
 def query_for(sub: SubIntent, reformulate: bool, lexicon: Lexicon) -> str:

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from stores.executor import ToolCallResult
+from stores.execution.executor import ToolCallResult
 
 Action = Literal["direct_answer", "clarify_intent", "retrieve_api", "call_api"]
 

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import Context, resolve_context
 from nodes.state import CallResult, ZState
-from stores.policy import MASKED_RUN, mask_secret_text, secrets_in_text
+from stores.secrets import MASKED_RUN, mask_secret_text, secrets_in_text
 
 KEY_HINTS = ("id", "status", "name", "number", "total", "amount", "price", "quantity", "code")
 MAX_FIELDS = 6

@@ -1,1 +1,1 @@
-"""Data and algorithms below LangGraph: catalog, embeddings, index, ranking, ledger."""
+"""Everything below LangGraph, in rooms: language, mcp, catalog, retrieval, execution."""

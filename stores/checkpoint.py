@@ -24,7 +24,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from stores.policy import (
+from stores.secrets import (
     SECRETS,
     mask_secret_bytes,
     mask_secret_text,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 OFFLINE_ENVIRONMENT = {
     "HF_HUB_OFFLINE": "1",
@@ -31,3 +32,8 @@ def apply_offline_environment() -> None:
     """
     for key, value in OFFLINE_ENVIRONMENT.items():
         os.environ.setdefault(key, value)
+
+
+Environment = Literal["test", "staging", "prod"]
+"""Where a tool's effects land; a run's allow-list names the environments it may reach."""
+ENVIRONMENTS: tuple[str, ...] = ("test", "staging", "prod")

@@ -7,7 +7,7 @@ import pytest
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Report the dispatch audit; fail the run if any call reached another environment."""
-    from stores.executor import DISPATCHES
+    from stores.execution.executor import DISPATCHES
 
     dispatched, outside = DISPATCHES.snapshot()
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")

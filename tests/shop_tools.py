@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TypedDict
 
-from stores.catalog import Catalog
+from stores.catalog.model import Catalog
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (user_id INTEGER PRIMARY KEY, account_number TEXT UNIQUE, name TEXT);

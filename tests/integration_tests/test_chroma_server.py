@@ -1,8 +1,8 @@
 from pathlib import Path
 
-from stores.catalog import Catalog
-from stores.index import ToolIndex
-from stores.retrieval import RetrievalConfig, retrieve
+from stores.catalog.model import Catalog
+from stores.retrieval.index import ToolIndex
+from stores.retrieval.ranking import RetrievalConfig, retrieve
 from tests.fakes import HashingEmbedder
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.e2e import NEAR_MISSES, SANDBOX_CATALOG, register_e2e
+from bench.evaluation.e2e import NEAR_MISSES, SANDBOX_CATALOG
 
 EXPECTED_KEYS = {
     "accuracy",
@@ -28,18 +28,9 @@ EXPECTED_KEYS = {
 
 def eval_e2e_parser() -> argparse.ArgumentParser:
     """``zspace eval e2e`` as the CLI registers it."""
-    try:
-        from graph.cli import build_parser
+    from graph.cli import build_parser
 
-        parser = build_parser()
-        parser.parse_args(["eval", "e2e", "--limit", "1"])
-        return parser
-    except SystemExit:  # not registered in this checkout: register it the same way
-        parser = argparse.ArgumentParser(prog="zspace")
-        commands = parser.add_subparsers(dest="command", required=True)
-        evaluation = commands.add_parser("eval")
-        register_e2e(evaluation.add_subparsers(dest="target", required=True))
-        return parser
+    return build_parser()
 
 
 @pytest.mark.timeout(240)

@@ -39,8 +39,8 @@ HOST_SCRIPT = textwrap.dedent(
     from langgraph.types import Command
 
     from graph import Context, Deps, build_graph
-    from stores.catalog import Catalog
-    from stores.index import ToolIndex
+    from stores.catalog.model import Catalog
+    from stores.retrieval.index import ToolIndex
 
     HERE = Path(__file__).parent
     ORDERS = HERE / "orders.json"

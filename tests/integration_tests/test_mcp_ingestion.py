@@ -13,16 +13,13 @@ from typing import Any
 
 import pytest
 
-from stores.catalog import Catalog
-from stores.executor import ToolExecutor
-from stores.mcp_source import (
-    DEFINITION_HASH_KEY,
-    McpCallTimeout,
-    McpSessionPool,
-    list_server_tools,
-    load_mcp_catalog,
-    load_mcp_config,
-)
+from stores.catalog.mcp import list_server_tools, load_mcp_catalog
+from stores.catalog.model import DEFINITION_HASH_KEY, Catalog
+from stores.execution.backends import mcp_backends
+from stores.execution.executor import ToolExecutor
+from stores.mcp.config import load_mcp_config
+from stores.mcp.errors import McpCallTimeout
+from stores.mcp.pool import McpSessionPool
 from tests.integration_tests.conftest import free_port, stop_process, wait_for_port
 
 pytestmark = pytest.mark.integration
@@ -222,7 +219,7 @@ async def test_one_session_serves_every_call_of_a_run(
 ) -> None:
     config, catalog = sandbox_catalog
     async with McpSessionPool(config) as pool:
-        executor = ToolExecutor(catalog, backends=pool.backends(), backoff_s=0.01)
+        executor = ToolExecutor(catalog, backends=mcp_backends(pool), backoff_s=0.01)
 
         def call(call_id: str, tool: str, **args: Any) -> Any:
             return executor.execute(
@@ -262,7 +259,7 @@ async def test_one_session_serves_every_call_of_a_run(
 async def test_a_killed_server_is_restarted_once(sandbox_catalog: tuple[Path, Catalog]) -> None:
     config, catalog = sandbox_catalog
     async with McpSessionPool(config, max_restarts=1) as pool:
-        executor = ToolExecutor(catalog, backends=pool.backends(), backoff_s=0.01)
+        executor = ToolExecutor(catalog, backends=mcp_backends(pool), backoff_s=0.01)
         lookup = {"tool_id": "sandbox/get_user_by_account",
                   "args": {"account_number": "123456"}}
 
@@ -306,7 +303,7 @@ async def test_a_server_dying_mid_call_leaves_the_outcome_unknown(tmp_path: Path
     assert not catalog.tools["slowpoke/slow_write"].accepts_idempotency_key()
 
     async with McpSessionPool(config) as pool:
-        executor = ToolExecutor(catalog, backends=pool.backends(), backoff_s=0.01)
+        executor = ToolExecutor(catalog, backends=mcp_backends(pool), backoff_s=0.01)
         echo = await executor.execute(
             {"call_id": "e1", "tool_id": "slowpoke/echo", "args": {"text": "hi"}}
         )

@@ -82,7 +82,7 @@ def postgres_url() -> Iterator[str]:
 
 
 def test_the_ledger_runs_on_postgres(postgres_url: str) -> None:
-    from stores.ledger import CallLedger, LedgerConflict
+    from stores.execution.ledger.calls import CallLedger, LedgerConflict
 
     ledger = CallLedger(postgres_url)
     try:
@@ -112,7 +112,7 @@ def test_one_owner_wins_a_run_lease_on_postgres(postgres_url: str) -> None:
     import concurrent.futures
     import threading
 
-    from stores.ledger import CallLedger, RunLeaseHeld
+    from stores.execution.ledger.calls import CallLedger, RunLeaseHeld
 
     ledgers = [CallLedger(postgres_url) for _ in range(6)]
     start = threading.Barrier(len(ledgers))
@@ -134,7 +134,7 @@ def test_one_owner_wins_a_run_lease_on_postgres(postgres_url: str) -> None:
         assert holder is not None and holder.owner == f"host:{winner}:token"
         # The request a run id is bound to is shared too.
         ledgers[0].bind_run("race-run", "hash-a", "create a test product")
-        from stores.ledger import RunConflict
+        from stores.execution.ledger.calls import RunConflict
 
         with pytest.raises(RunConflict, match="create a test product"):
             ledgers[1].bind_run("race-run", "hash-b", "another request")
@@ -152,10 +152,10 @@ async def test_the_graph_interrupts_and_resumes_on_postgres(
     from graph.deps import Deps
     from graph.runner import list_threads
     from nodes.context import Context
+    from stores.catalog.enrich import enrich_catalog
     from stores.checkpoint import postgres_checkpointer
-    from stores.enrich import enrich_catalog
-    from stores.index import ToolIndex
-    from stores.ledger import CallLedger
+    from stores.execution.ledger.calls import CallLedger
+    from stores.retrieval.index import ToolIndex
     from tests.fakes import HashingEmbedder
     from tests.shop_tools import Shop
 
@@ -218,9 +218,9 @@ async def test_a_secret_typed_into_the_request_never_reaches_postgres(
     from graph.builder import build_graph
     from graph.deps import Deps
     from nodes.context import Context
+    from stores.catalog.enrich import enrich_catalog
     from stores.checkpoint import postgres_checkpointer
-    from stores.enrich import enrich_catalog
-    from stores.index import ToolIndex
+    from stores.retrieval.index import ToolIndex
     from tests.fakes import HashingEmbedder
     from tests.shop_tools import Shop
 

@@ -7,7 +7,7 @@ from nodes.binding import (
     param_bases,
     plain_bases,
 )
-from stores.lexicon import Lexicon
+from stores.language.lexicon import Lexicon
 
 LEXICON = Lexicon.default()
 

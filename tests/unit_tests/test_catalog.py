@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from stores.catalog import CALL_NAME_PATTERN, Catalog, CatalogError, call_name_for
+from stores.catalog.model import CALL_NAME_PATTERN, Catalog, CatalogError, call_name_for
 
 GOOD_SCHEMA = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 

@@ -4,14 +4,14 @@ from typing import Any
 
 import pytest
 
-from stores.catalog import ToolSpec
-from stores.depgraph import (
+from stores.catalog.depgraph import (
     FeedbackStore,
     NoChainFound,
     ToolDependencyGraph,
     split_words,
     success_rate,
 )
+from stores.catalog.model import ToolSpec
 
 
 def spec(

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from graph.e2e import (
+from bench.evaluation.e2e import (
     E2EDataError,
     E2EReport,
     ExecutedCall,

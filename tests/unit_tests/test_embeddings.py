@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from stores.embeddings import (
+from stores.retrieval.embeddings import (
     EmbeddingModelMissing,
     LangChainEmbedder,
     MiniLMOnnxEmbedder,

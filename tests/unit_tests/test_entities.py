@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from stores.entities import extract_entities, scan_entities
+from stores.language.entities import extract_entities, scan_entities
 
 
 def named(text: str) -> dict[str, Any]:

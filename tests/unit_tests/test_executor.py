@@ -9,14 +9,11 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel
 
-from stores.catalog import Catalog, ToolSpec
-from stores.executor import (
-    PythonBackend,
-    ToolExecutor,
-    classify_exception,
-    normalize_output,
-)
-from stores.ledger import CallLedger
+from stores.catalog.model import Catalog, ToolSpec
+from stores.execution.backends import PythonBackend
+from stores.execution.executor import ToolExecutor, classify_exception
+from stores.execution.ledger.calls import CallLedger
+from stores.execution.output import normalize_output
 
 RESULT_KEYS = {
     "call_id", "tool_id", "status", "output", "output_ref", "error", "error_kind",
@@ -136,7 +133,7 @@ async def test_started_without_key_support_is_unknown_outcome(
     ledger = CallLedger(":memory:")
     executor = ToolExecutor(catalog, ledger=ledger)
     planned = call("shop/create_order", {"user_id": 42, "product_id": 7}, idempotency_key="K")
-    from stores.ledger import canonical_args_hash
+    from stores.execution.ledger.calls import canonical_args_hash
 
     ledger.begin("K", "run-1", "c1", "shop/create_order", canonical_args_hash(planned["args"]))
     result = await executor.execute(planned)

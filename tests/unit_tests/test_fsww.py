@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from stores.fsww import (
+from stores.retrieval.fsww import (
     FSWWParams,
     KeywordVectorCache,
     fsww_embed,

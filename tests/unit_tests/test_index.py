@@ -2,10 +2,10 @@ from pathlib import Path
 
 import pytest
 
-from stores.catalog import Catalog
-from stores.fsww import FSWWParams
-from stores.index import ToolIndex
-from stores.retrieval import RetrievalConfig, retrieve
+from stores.catalog.model import Catalog
+from stores.retrieval.fsww import FSWWParams
+from stores.retrieval.index import ToolIndex
+from stores.retrieval.ranking import RetrievalConfig, retrieve
 from tests.fakes import HashingEmbedder
 
 SCHEMA = {"type": "object", "properties": {}}

@@ -5,8 +5,8 @@ calls an attacker wants the agent to make. ``data/agentdojo_v1_injections.json``
 calls for the v1 suites (banking, slack, travel, workspace), extracted offline from the
 package's source with ``ast`` (the package itself needs heavy LLM-client dependencies, so it is
 not installed). Each call is replayed as if the model were fully compromised: it reaches
-``stores.policy.decide`` (the approval gate the ``approve`` node applies) and then the real
-:class:`~stores.executor.ToolExecutor` (environment allow-list), and we count the
+``stores.execution.policy.decide`` (the approval gate the ``approve`` node applies) and then the real
+:class:`~stores.execution.executor.ToolExecutor` (environment allow-list), and we count the
 side-effecting attacker calls that would run without a person's approval.
 """
 
@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from nodes.context import DEFAULT_DESTRUCTIVE
-from stores.catalog import Catalog
-from stores.executor import ToolExecutor
-from stores.policy import decide
+from stores.catalog.model import Catalog
+from stores.execution.executor import ToolExecutor
+from stores.execution.policy import decide
 
 DATA = Path(__file__).parent / "data" / "agentdojo_v1_injections.json"
 READ_PREFIXES = ("get_", "read_", "search_", "list_")

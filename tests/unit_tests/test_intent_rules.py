@@ -399,7 +399,7 @@ def test_quoted_values_are_not_split_or_read_as_terms(parser: RuleIntentParser) 
 
 
 def test_custom_lexicon_is_used() -> None:
-    from stores.lexicon import Lexicon
+    from stores.language.lexicon import Lexicon
 
     extra = Lexicon.from_yaml_text("operations:\n  create: [conjure]\nobjects:\n  order: [deal]\n")
     intent = RuleIntentParser(Lexicon.default().extended(extra)).parse("conjure a deal")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from stores.keywords import STOPWORDS, extract_keywords, lemmatize, token_spans, tokenize
-from stores.lexicon import Lexicon
+from stores.language.keywords import STOPWORDS, extract_keywords, lemmatize, token_spans, tokenize
+from stores.language.lexicon import Lexicon
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nodes.intent import IntentParseError, RuleIntentParser
-from stores.language import guess_non_english
+from stores.language.detect import guess_non_english
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from stores.ledger import (
+from stores.execution.ledger.calls import (
     CallLedger,
     LedgerConflict,
     LedgerError,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from stores.keywords import tokenize
-from stores.lexicon import Lexicon, LexiconError
+from stores.language.keywords import tokenize
+from stores.language.lexicon import Lexicon, LexiconError
 
 
 def _write(tmp_path: Path, text: str, name: str = "lexicon.yaml") -> Path:

@@ -12,9 +12,9 @@ from langchain_core.messages import AIMessage
 
 from graph.deps import Deps
 from nodes.context import Context
-from stores.catalog import Catalog
-from stores.enrich import ToolTags, enrich_catalog_with_model
-from stores.tokens import token_ledger
+from stores.catalog.enrich import ToolTags, enrich_catalog_with_model
+from stores.catalog.model import Catalog
+from stores.retrieval.tokens import token_ledger
 from tests.fakes import ScriptedStructuredChatModel
 from tests.unit_tests.test_pipeline import DEMO, World
 

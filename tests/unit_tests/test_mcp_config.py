@@ -8,21 +8,18 @@ from typing import Any
 import pytest
 from mcp import types
 
-from stores.catalog import Catalog
-from stores.executor import ToolExecutor, _surely_not_delivered, classify_exception
-from stores.mcp_source import (
-    DEFINITION_HASH_KEY,
-    McpBackend,
+from stores.catalog.mcp import tool_to_raw
+from stores.catalog.model import DEFINITION_HASH_KEY, Catalog
+from stores.execution.backends import McpBackend
+from stores.execution.executor import ToolExecutor, _surely_not_delivered, classify_exception
+from stores.mcp.client import tool_definition_hash
+from stores.mcp.config import expand_variables, load_mcp_config, parse_mcp_config
+from stores.mcp.errors import (
     McpCallTimeout,
     McpConfigError,
     McpServerDied,
     McpServerUnavailable,
     McpToolError,
-    expand_variables,
-    load_mcp_config,
-    parse_mcp_config,
-    tool_definition_hash,
-    tool_to_raw,
 )
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from stores.metrics import (
+from bench.evaluation.metrics import (
     average_precision_at_k,
     ndcg_at_k,
     percentile,

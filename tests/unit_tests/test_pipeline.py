@@ -13,9 +13,9 @@ from langgraph.types import Command
 from graph.builder import build_graph
 from graph.deps import Deps
 from nodes.context import Context
-from stores.enrich import enrich_catalog
-from stores.executor import ToolExecutor
-from stores.index import ToolIndex
+from stores.catalog.enrich import enrich_catalog
+from stores.execution.executor import ToolExecutor
+from stores.retrieval.index import ToolIndex
 from tests.fakes import HashingEmbedder
 from tests.shop_tools import Shop
 

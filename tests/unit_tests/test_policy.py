@@ -10,10 +10,21 @@ import pytest
 from langgraph.types import Command
 
 from nodes.execute import approval_key
-from stores.catalog import Catalog, ToolSpec
-from stores.executor import ToolExecutor
-from stores.ledger import CallLedger, LeaseRecord, RunConflict, RunLeaseHeld, lease_is_stale
-from stores.policy import DEFINITION_HASH_KEY, decide, definition_refusal, environment_refusal
+from stores.catalog.model import Catalog, ToolSpec
+from stores.execution.executor import ToolExecutor
+from stores.execution.ledger.calls import (
+    CallLedger,
+    LeaseRecord,
+    RunConflict,
+    RunLeaseHeld,
+    lease_is_stale,
+)
+from stores.execution.policy import (
+    DEFINITION_HASH_KEY,
+    decide,
+    definition_refusal,
+    environment_refusal,
+)
 from tests.unit_tests.test_pipeline import World
 
 SCHEMA = {"type": "object", "properties": {"x": {"type": "integer"}}}
@@ -107,8 +118,8 @@ def world(tmp_path: Path) -> World:
 
 def test_the_dispatch_audit_flags_a_call_outside_its_environments() -> None:
     """The audit is independent of the executor's refusal: it sees what was really sent."""
-    from stores.catalog import Catalog
-    from stores.executor import DispatchAudit
+    from stores.catalog.model import Catalog
+    from stores.execution.executor import DispatchAudit
 
     catalog = Catalog()
     catalog.load_document(

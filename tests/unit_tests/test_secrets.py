@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from graph.builder import build_graph
 from graph.deps import Deps
 from nodes.context import Context
-from stores.catalog import Catalog
+from stores.catalog.model import Catalog
 from stores.checkpoint import sqlite_checkpointer
-from stores.index import ToolIndex
-from stores.mcp_source import parse_mcp_config
-from stores.policy import REDACTED, is_secret_name, redact_args
+from stores.mcp.config import parse_mcp_config
+from stores.retrieval.index import ToolIndex
+from stores.secrets import REDACTED, is_secret_name, redact_args
 from tests.fakes import HashingEmbedder
 
 ARG_CANARY = "canary-arg-7f3a9c1e5b"
@@ -105,7 +105,7 @@ TYPED_CANARY = "sk-proj-typedCanary0a1b2c3d4e5f6g7h8"
     ],
 )
 def test_credentials_typed_in_text_are_found(text: str, found: list[str]) -> None:
-    from stores.policy import secrets_in_text
+    from stores.secrets import secrets_in_text
 
     assert secrets_in_text(text) == found
 
@@ -159,7 +159,7 @@ async def test_a_secret_typed_into_the_request_never_reaches_a_checkpoint(
 
 
 async def test_a_masked_secret_is_never_sent_as_an_argument(tmp_path: Path) -> None:
-    from stores.executor import ToolExecutor
+    from stores.execution.executor import ToolExecutor
 
     sent: list[str] = []
 
@@ -188,7 +188,7 @@ _PIECES = ["my", "api key", "API_KEY", "password", "token", "Bearer", "client se
 @given(st.lists(st.sampled_from(_PIECES), max_size=12))
 def test_the_byte_prefilter_never_misses_a_typed_secret(pieces: list[str]) -> None:
     """The cheap check that skips most checkpoints must flag everything the scan would find."""
-    from stores.policy import may_hold_typed_secret, secrets_in_text
+    from stores.secrets import may_hold_typed_secret, secrets_in_text
 
     text = "".join(pieces)
     if secrets_in_text(text):

@@ -8,9 +8,9 @@ import pytest
 import tiktoken
 import tiktoken.registry
 
-from stores import tokens
-from stores.catalog import Catalog
-from stores.tokens import (
+from stores.catalog.model import Catalog
+from stores.retrieval import tokens
+from stores.retrieval.tokens import (
     count_tokens,
     openai_tool_definition,
     token_ledger,

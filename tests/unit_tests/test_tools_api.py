@@ -14,8 +14,8 @@ import pytest
 from langchain_core.messages import ToolCall
 
 from graph.tools import make_retrieve_tools, retrieve_tools_tool, tool_registry
-from stores.enrich import enrich_catalog
-from stores.index import ToolIndex
+from stores.catalog.enrich import enrich_catalog
+from stores.retrieval.index import ToolIndex
 from tests.fakes import HashingEmbedder
 from tests.shop_tools import Shop
 
@@ -67,8 +67,8 @@ SERVER = textwrap.dedent(
     sys.path.insert(0, {repo!r})
     from graph.deps import Deps
     from graph.mcp_server import build_server
-    from stores.enrich import enrich_catalog
-    from stores.index import ToolIndex
+    from stores.catalog.enrich import enrich_catalog
+    from stores.retrieval.index import ToolIndex
     from tests.fakes import HashingEmbedder
     from tests.shop_tools import Shop
 

@@ -15,7 +15,6 @@ calls to make, in execution order.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import threading
 import time
@@ -24,7 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from stores.catalog import ToolSpec
+from stores.catalog.model import IDEMPOTENCY_PARAM, ToolSpec
+from stores.language.identifiers import IDENTIFIER_WORDS, singular, split_words
 
 MatchKind = Literal["exact", "entity", "abbreviation", "synonym"]
 MATCH_QUALITY: dict[MatchKind, float] = {
@@ -33,8 +33,6 @@ MATCH_QUALITY: dict[MatchKind, float] = {
     "abbreviation": 0.85,
     "synonym": 0.8,
 }
-# Identifier-like leaf names that mean "<entity>_<name>" (the id of a user is a user_id).
-IDENTIFIER_NAMES = frozenset({"id", "uuid", "number", "code", "key", "ref", "reference"})
 # Names too generic to connect two tools unless qualified by an entity in the name itself.
 GENERIC_NAMES = frozenset({
     "status", "state", "name", "type", "kind", "value", "data", "result", "results",
@@ -54,7 +52,6 @@ ACTION_WORDS = frozenset({
     "remove", "cancel", "advance", "issue", "submit", "send", "check", "validate", "verify",
     "by", "for", "of", "to", "from", "with", "and", "all", "info", "details", "detail",
 })
-IDEMPOTENCY_PARAM = "idempotency_key"
 
 
 class DependencyGraphError(ValueError):
@@ -145,24 +142,6 @@ class _Port:
 
 
 # ------------------------------------------------------------------------- names
-def split_words(name: str) -> list[str]:
-    """Split a name into lowercase words: ``getUserByID`` → ``['get', 'user', 'by', 'id']``."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)
-    return [word for word in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if word]
-
-
-def singular(word: str) -> str:
-    """Return a naive singular of an English noun (``orders`` → ``order``)."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("sses", "shes", "ches", "xes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
 def tool_entity(spec: ToolSpec) -> str | None:
     """Return the entity a tool is about: its first entity tag, else the noun in its name."""
     for tag in spec.entity_tags:
@@ -197,7 +176,7 @@ class _Normalizer:
         """Return what a field denotes: ``order.id`` → ``order_id``; ``id`` → ``<entity>_id``."""
         parts = [part for part in path.split(".") if part]
         leaf = form(parts[-1]) if parts else ""
-        if leaf in IDENTIFIER_NAMES or leaf in ("number", "reference"):
+        if leaf in IDENTIFIER_WORDS or leaf in ("number", "reference"):
             qualifier = form(parts[-2]) if len(parts) > 1 else (form(owner_entity or ""))
             qualifier = "_".join(singular(word) for word in qualifier.split("_") if word)
             if qualifier:
@@ -604,7 +583,7 @@ def _ports(
 
 
 def _too_generic(concept: str) -> bool:
-    return concept in GENERIC_NAMES or concept in IDENTIFIER_NAMES
+    return concept in GENERIC_NAMES or concept in IDENTIFIER_WORDS
 
 
 _STRENGTH: dict[MatchKind, int] = {"exact": 3, "entity": 2, "abbreviation": 1, "synonym": 0}

@@ -45,7 +45,7 @@ from graph.deps import Deps
 from graph.runner import open_runtime, run_until_done
 from nodes.context import Context
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 E2E_DATA = REPO_ROOT / "bench" / "data" / "e2e"
 STABLETOOLBENCH = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
 NEAR_MISSES = REPO_ROOT / "sandbox" / "data" / "near_misses.json"
@@ -535,9 +535,9 @@ async def _run_in_home(
     mcp_config: Path,
     say: Say | None,
 ) -> E2EReport:
-    from stores.catalog import Catalog
-    from stores.enrich import enrich_catalog
-    from stores.executor import DISPATCHES
+    from stores.catalog.enrich import enrich_catalog
+    from stores.catalog.model import Catalog
+    from stores.execution.executor import DISPATCHES
 
     db_path = home / "sandbox.db"
     # Execution feedback reinforces the dependency graph: start every evaluation from none.
@@ -710,21 +710,3 @@ def command_eval_e2e(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(figures, ensure_ascii=False))
     return 0
-
-
-def register_e2e(eval_subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``e2e`` to the ``zspace eval`` subcommands."""
-    parser: argparse.ArgumentParser = eval_subparsers.add_parser(
-        "e2e",
-        help="end-to-end accuracy of whole runs against the sandbox (tools, arguments, order)",
-    )
-    parser.add_argument("--instructions", help="a request set (JSONL); default: the --split")
-    parser.add_argument("--split", choices=["dev", "test"], default="test")
-    parser.add_argument("--limit", type=int, help="run N requests spread over the set")
-    parser.add_argument("--id", action="append", help="run only this request id (repeatable)")
-    parser.add_argument("--catalog", help="catalog to index (default: bench/data/e2e/catalog.json)")
-    parser.add_argument("--home", help="the harness's home (default: $ZSPACE_HOME/e2e)")
-    parser.add_argument("--verbose", action="store_true", help="one line per request with --json")
-    parser.add_argument("--json", action="store_true", help="last line: one JSON object")
-    parser.set_defaults(handler=command_eval_e2e)
-    return parser

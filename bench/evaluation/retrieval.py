@@ -15,15 +15,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from stores.catalog import Catalog
-from stores.embeddings import Embedder
-from stores.enrich import enrich_catalog
-from stores.fsww import FSWWParams
-from stores.index import ToolIndex
-from stores.keywords import extract_keywords
-from stores.lexicon import Lexicon
-from stores.metrics import percentile, summarize
-from stores.retrieval import RetrievalConfig, retrieve
+from bench.evaluation.metrics import percentile, summarize
+from stores.catalog.enrich import enrich_catalog
+from stores.catalog.model import Catalog
+from stores.language.keywords import extract_keywords
+from stores.language.lexicon import Lexicon
+from stores.retrieval.embeddings import Embedder
+from stores.retrieval.fsww import FSWWParams
+from stores.retrieval.index import ToolIndex
+from stores.retrieval.ranking import RetrievalConfig, retrieve
 
 Mode = Literal["step", "question"]
 RUN_DEPTH = 10

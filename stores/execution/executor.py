@@ -11,27 +11,23 @@ with exponential backoff; normalizes and caps the output, spilling large outputs
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import dataclasses
 import hashlib
-import inspect
 import json
-import math
-import os
 import re
-import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, NotRequired, Protocol, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 import jsonschema
-from pydantic import BaseModel
 
-from stores.catalog import Catalog, ToolSpec
-from stores.ledger import (
+from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
+from stores.errors import ToolNotImplemented, ToolReportedError
+from stores.execution.backends import PythonBackend, ToolBackend
+from stores.execution.faults import crash_point
+from stores.execution.ledger.calls import (
     CallLedger,
     LedgerConflict,
     LedgerError,
@@ -40,58 +36,15 @@ from stores.ledger import (
     canonical_args_hash,
     idempotency_key,
 )
-from stores.policy import (
-    MASKED_RUN,
-    SECRETS,
-    definition_refusal,
-    environment_refusal,
-    injected_secrets,
-    redact_args,
-    secret_values_in,
-)
+from stores.execution.output import _clean_text, normalize_output
+from stores.execution.policy import definition_refusal, environment_refusal, injected_secrets
+from stores.secrets import MASKED_RUN, SECRETS, redact_args, secret_values_in
 
 ErrorKind = Literal[
     "validation", "timeout", "transient", "permanent", "policy", "unknown_outcome"
 ]
 CallStatus = Literal["ok", "error", "skipped"]
 TRUNCATION_MARKER = "… [truncated: {shown} of {total} chars shown; full output in {ref}]"
-IDEMPOTENCY_PARAM = "idempotency_key"
-CRASH_ENV = "ZSPACE_CRASH_AT"
-CrashPoint = Literal["before_call", "after_call", "after_record"]
-
-
-def crash_point(point: CrashPoint, call_id: str) -> None:
-    """Kill this process with SIGKILL at a named point, when ``ZSPACE_CRASH_AT`` asks for it.
-
-    For the crash harness (``python -m bench crash``): ``ZSPACE_CRASH_AT=after_call:s2.core``
-    kills the process right after the tool returned and before its result was recorded.
-    ``before_call`` is after the ledger recorded the intent, ``after_record`` after it recorded
-    the result (before the checkpoint). ``hang_<point>`` sleeps instead (to hold a run's lease).
-    Unset, it costs one dictionary lookup.
-    """
-    wanted = os.environ.get(CRASH_ENV)
-    if not wanted:
-        return
-    for entry in wanted.split(","):
-        name, _, target = entry.strip().partition(":")
-        if target not in (call_id, "*"):
-            continue
-        if name == point:
-            os.kill(os.getpid(), signal.SIGKILL)
-        elif name == f"hang_{point}":
-            time.sleep(3600)
-
-
-class ExecutorError(RuntimeError):
-    """An executor misconfiguration (e.g. a tool with no implementation or backend)."""
-
-
-class ToolNotImplemented(ExecutorError):
-    """A catalog tool that has no callable behind it in the backend asked to run it."""
-
-
-class ToolReportedError(RuntimeError):
-    """A tool that returned an error result (an MCP ``isError`` or a ToolMessage error)."""
 
 
 class ToolCallResult(TypedDict):
@@ -109,103 +62,6 @@ class ToolCallResult(TypedDict):
     replayed: bool
     notes: NotRequired[list[str]]
     args: NotRequired[dict[str, Any]]  # the bound arguments, added by the call_tool node
-
-
-class ToolBackend(Protocol):
-    """Something that can run a catalog tool (Python, LangChain, MCP...)."""
-
-    async def call(
-        self, spec: ToolSpec, args: dict[str, Any], idempotency_key: str | None
-    ) -> Any:
-        """Run the tool with validated arguments and return its raw output."""
-        ...
-
-
-class PythonBackend:
-    """Runs ``catalog.implementations``: plain functions (sync or async) and LangChain tools.
-
-    Sync functions run in a daemon thread so a deadline holds even for blocking code: when the
-    deadline passes the call returns while the thread may keep running, and a hung thread
-    never blocks interpreter exit or starves the event loop's default thread pool.
-    """
-
-    def __init__(self, catalog: Catalog) -> None:
-        """Bind the backend to the catalog whose implementations it calls."""
-        self.catalog = catalog
-
-    async def call(
-        self, spec: ToolSpec, args: dict[str, Any], idempotency_key: str | None
-    ) -> Any:
-        """Call the tool's implementation with ``args`` (plus the key when it takes one).
-
-        Raises:
-            ToolNotImplemented: the catalog has no implementation for the tool.
-        """
-        implementation = self.catalog.implementations.get(spec.id)
-        if implementation is None:
-            raise ToolNotImplemented(
-                f"tool {spec.id!r} has no Python implementation in the catalog; register it "
-                "with Catalog.register_function or give the executor a backend for agent "
-                f"{spec.agent!r}"
-            )
-        kwargs = dict(args)
-        if idempotency_key is not None and spec.accepts_idempotency_key():
-            kwargs[IDEMPOTENCY_PARAM] = idempotency_key
-        if _is_langchain_runnable(implementation):
-            runnable: Any = implementation
-            return await runnable.ainvoke(kwargs)
-        if inspect.iscoroutinefunction(implementation):
-            return await implementation(**kwargs)
-        result = await run_in_daemon_thread(implementation, kwargs)
-        if inspect.isawaitable(result):
-            return await result
-        return result
-
-
-def _is_langchain_runnable(implementation: Any) -> bool:
-    try:
-        from langchain_core.runnables import Runnable
-    except ImportError:  # pragma: no cover - langchain-core is a dependency
-        return False
-    return isinstance(implementation, Runnable)
-
-
-async def run_in_daemon_thread(function: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
-    """Run a blocking function in its own daemon thread and await its result.
-
-    Unlike ``asyncio.to_thread``, a thread that never returns neither holds a worker of the
-    loop's default executor nor blocks ``asyncio.run`` from shutting down.
-    """
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[Any] = loop.create_future()
-    context = contextvars.copy_context()
-
-    def settle(outcome: Any, failure: BaseException | None) -> None:
-        if future.done():  # the awaiting side gave up (deadline or cancellation)
-            return
-        if failure is not None:
-            future.set_exception(failure)
-        else:
-            future.set_result(outcome)
-
-    def work() -> None:
-        try:
-            outcome = context.run(function, **kwargs)
-        except BaseException as exc:  # noqa: BLE001 - handed over to the awaiting task
-            _post(loop, settle, None, exc)
-        else:
-            _post(loop, settle, outcome, None)
-
-    name = f"zspace-tool-{getattr(function, '__name__', 'call')}"
-    threading.Thread(target=work, name=name, daemon=True).start()
-    return await future
-
-
-def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: Any) -> None:
-    try:
-        loop.call_soon_threadsafe(callback, *args)
-    except RuntimeError:  # the loop closed while the thread ran: nobody is waiting any more
-        pass
 
 
 class DispatchAudit:
@@ -698,149 +554,6 @@ def _describe(exc: BaseException, spec: ToolSpec, deadline_s: float) -> str:
         return f"tool {spec.id!r} did not answer within its {deadline_s:g} s deadline"
     text = _clean_text(str(exc))[:2000] or "(no message)"
     return f"tool {spec.id!r} failed with {type(exc).__name__}: {text}"
-
-
-# ---------------------------------------------------------------------- output
-def normalize_output(raw: Any) -> tuple[Any, list[str]]:
-    """Turn a tool's raw output into JSON-serializable data.
-
-    Handles MCP results and content blocks (text blocks are joined, JSON text is parsed),
-    LangChain messages, pydantic models, dataclasses, bytes (decoded as UTF-8 with
-    replacement) and arbitrary objects (their ``str``).
-
-    Returns:
-        The normalized output and notes on lossy conversions.
-
-    Raises:
-        ToolReportedError: the output is an error result (MCP ``isError``, ToolMessage error).
-    """
-    notes: list[str] = []
-    return _normalize(raw, notes, depth=0), notes
-
-
-def _normalize(value: Any, notes: list[str], depth: int) -> Any:
-    if depth > 50:
-        notes.append("output nested deeper than 50 levels; the rest was stringified")
-        return _clean_text(repr(value))[:1000]
-    if value is None or isinstance(value, bool | int):
-        return value
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return value
-        notes.append(f"non-finite number {value!r} replaced by a string")
-        return str(value)
-    if isinstance(value, str):
-        return _clean_text(value)
-    if isinstance(value, bytes | bytearray | memoryview):
-        data = bytes(value)
-        text = data.decode("utf-8", errors="replace")
-        replaced = "" if "\ufffd" not in text else "; undecodable bytes replaced by U+FFFD"
-        notes.append(f"output was {len(data)} bytes, decoded as UTF-8{replaced}")
-        return text
-    message = _message_content(value)
-    if message is not _NOT_A_MESSAGE:
-        return _normalize(message, notes, depth + 1)
-    mcp_result = _mcp_result_payload(value)
-    if mcp_result is not _NOT_A_MESSAGE:
-        return _normalize(mcp_result, notes, depth + 1)
-    if isinstance(value, BaseModel):
-        return _normalize(value.model_dump(mode="json"), notes, depth + 1)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _normalize(dataclasses.asdict(value), notes, depth + 1)
-    if isinstance(value, Mapping):
-        return {
-            _clean_text(str(key)): _normalize(item, notes, depth + 1)
-            for key, item in value.items()
-        }
-    if isinstance(value, list | tuple | set | frozenset):
-        items = list(value)
-        if items and all(_is_content_block(item) for item in items):
-            return _normalize_blocks(items, notes, depth)
-        return [_normalize(item, notes, depth + 1) for item in items]
-    notes.append(f"output of type {type(value).__name__} converted to text")
-    return _clean_text(str(value))
-
-
-_NOT_A_MESSAGE = object()
-
-
-def _message_content(value: Any) -> Any:
-    try:
-        from langchain_core.messages import BaseMessage, ToolMessage
-    except ImportError:  # pragma: no cover - langchain-core is a dependency
-        return _NOT_A_MESSAGE
-    if isinstance(value, ToolMessage) and value.status == "error":
-        raise ToolReportedError(_clean_text(str(value.content))[:2000])
-    if isinstance(value, BaseMessage):
-        return value.content
-    return _NOT_A_MESSAGE
-
-
-def _mcp_result_payload(value: Any) -> Any:
-    """Return the payload of an MCP ``CallToolResult``-like object, or the sentinel."""
-    if isinstance(value, Mapping) or not hasattr(value, "content") or not hasattr(
-        value, "isError"
-    ):
-        return _NOT_A_MESSAGE
-    if value.isError:
-        texts = [getattr(block, "text", "") for block in value.content or []]
-        raise ToolReportedError(_clean_text(" ".join(t for t in texts if t))[:2000] or
-                                "the MCP tool reported an error without a message")
-    structured = getattr(value, "structuredContent", None)
-    return structured if structured is not None else list(value.content or [])
-
-
-def _is_content_block(item: Any) -> bool:
-    if isinstance(item, Mapping):
-        block_type, has_text = item.get("type"), "text" in item
-    else:
-        block_type, has_text = getattr(item, "type", None), hasattr(item, "text")
-    if block_type == "text":
-        return has_text
-    return block_type in ("image", "audio", "resource", "resource_link", "file")
-
-
-def _normalize_blocks(blocks: list[Any], notes: list[str], depth: int) -> Any:
-    texts: list[str] = []
-    others: list[Any] = []
-    for block in blocks:
-        if isinstance(block, BaseModel):
-            block = block.model_dump(mode="json")
-        block_type = block.get("type") if isinstance(block, Mapping) else None
-        if block_type == "text" and isinstance(block.get("text"), str):
-            texts.append(block["text"])
-        else:
-            others.append(_normalize(block, notes, depth + 1))
-    if texts and not others:
-        joined = "\n".join(texts)
-        parsed = _parse_json_text(joined)
-        if parsed is not None:
-            notes.append("text content parsed as JSON")
-            return _normalize(parsed, notes, depth + 1)
-        return _clean_text(joined)
-    if texts:
-        others.insert(0, {"type": "text", "text": _clean_text("\n".join(texts))})
-    return others
-
-
-def _parse_json_text(text: str) -> Any:
-    stripped = text.strip()
-    if not stripped or stripped[0] not in "[{":
-        return None
-    try:
-        parsed = json.loads(stripped)
-    except ValueError:
-        return None
-    return parsed if isinstance(parsed, dict | list) else None
-
-
-def _clean_text(text: str) -> str:
-    """Replace lone surrogates (undecodable input) so the text serializes everywhere."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
-    return text
 
 
 # ---------------------------------------------------------------------- records

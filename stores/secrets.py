@@ -1,151 +1,13 @@
-"""Isolation and security policy of tool calls: environments, approval, pinned definitions, secrets.
+"""Secrets: names that look secret, known secret values, redaction and masking."""
 
-Pure functions over :class:`~stores.catalog.ToolSpec` and plain data, used by the executor (at
-execution time, whatever the plan says) and by the approval step:
-
-- **Environments**: a run may only reach the environments of its allow-list; a tool tagged for
-  another environment is never called, an untagged tool may be read from but never written to.
-- **Destructive by our policy**: tool-name patterns (``cancel_*``, ``delete_*`` ...) decide which
-  calls need a person's approval; a server's ``destructiveHint`` is never trusted to waive it.
-- **Pinned definitions**: each tool's definition hash is pinned when it is indexed; a tool whose
-  live definition differs (a "rug pull") is disabled until it is re-indexed and approved.
-- **Secrets**: argument names that look secret are redacted before they enter state, ledger,
-  logs or answers; known secret values (from MCP config ``env``/``headers`` and the process
-  environment) are scrubbed from tool outputs and errors; a tool's secret-named parameters are
-  filled at the edge from ``ZSPACE_SECRET_<NAME>`` so the plan never holds them.
-"""
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 import threading
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
-
-from stores.catalog import ToolSpec
-
-DEFINITION_HASH_KEY = "zspace_definition_hash"
-REDACTED = "[redacted]"
-SECRET_ENV_PREFIX = "ZSPACE_SECRET_"
-MIN_SECRET_CHARS = 8
-# Parameter and variable names that carry credentials. Matched against the whole name split on
-# '_', '-' and camel case, so "api_key", "X-Api-Key", "accessToken", "client_secret" and
-# "password" match while "token_count" or "author" do not.
-_SECRET_NAME = re.compile(
-    r"(?:^|_)(?:api_?key|apikey|access_?key|secret(?:_?key)?|client_?secret|password|passwd|"
-    r"passphrase|pwd|token|access_?token|refresh_?token|auth_?token|bearer|authorization|"
-    r"private_?key|credentials?|cookie|session_?id|signature)(?:$|_)",
-)
-_NOT_SECRET = re.compile(r"(?:^|_)(?:count|limit|type|name|id_?hint|usage|len|length)$")
-
-Decision = Literal["allow", "needs_approval", "refuse"]
-
-
-# ------------------------------------------------------------------------ environments
-def environment_refusal(
-    spec: ToolSpec, side_effect: bool, allowed: Sequence[str] | None
-) -> str | None:
-    """Return why the environment policy forbids a call, or None when it may run.
-
-    Args:
-        spec: The tool.
-        side_effect: Whether this call may write (the executor's effective view).
-        allowed: The run's environment allow-list; None disables the policy.
-    """
-    if allowed is None:
-        return None
-    if spec.environment is not None and spec.environment not in allowed:
-        return (
-            f"tool {spec.id!r} belongs to environment {spec.environment!r}, but this run "
-            f"may only reach {list(allowed)}; it was not called (change the run's "
-            "environment allow-list if this is intended)"
-        )
-    if spec.environment is None and side_effect:
-        return (
-            f"tool {spec.id!r} has no environment tag and may write "
-            f"(side_effect={spec.side_effect}); untagged tools may only read, so it was "
-            "not called (tag it with an environment in the catalog)"
-        )
-    return None
-
-
-# ------------------------------------------------------------------------ approval
-def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
-    """Return whether our policy (tool-name patterns, not a server's hint) needs approval."""
-    name = tool_id.split("/", 1)[-1]
-    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
-
-
-@dataclass(frozen=True)
-class PolicyVerdict:
-    """What the policy says about one call before it runs."""
-
-    decision: Decision
-    reason: str
-
-
-def decide(
-    spec: ToolSpec,
-    *,
-    allowed_environments: Sequence[str] | None,
-    destructive_patterns: Sequence[str],
-    approved: bool = False,
-    pre_approved: bool = False,
-    side_effect: bool | None = None,
-) -> PolicyVerdict:
-    """Judge a call as if the planner (or a compromised model) asked for it.
-
-    Args:
-        spec: The tool.
-        allowed_environments: The run's allow-list (None: no environment policy).
-        destructive_patterns: Tool-name patterns that need approval.
-        approved: A person approved this exact call.
-        pre_approved: The run pre-approves destructive calls.
-        side_effect: The call's effective side effect (default: unknown counts as writing).
-    """
-    writes = spec.side_effect is not False if side_effect is None else side_effect
-    refusal = environment_refusal(spec, writes, allowed_environments)
-    if refusal is not None:
-        return PolicyVerdict("refuse", refusal)
-    if is_destructive(spec.id, destructive_patterns) and not (approved or pre_approved):
-        return PolicyVerdict(
-            "needs_approval", f"tool {spec.id!r} is destructive by policy: a person must approve"
-        )
-    return PolicyVerdict("allow", "allowed")
-
-
-# ------------------------------------------------------------------------ pinned definitions
-def pinned_hash(spec: ToolSpec) -> str:
-    """Return the definition hash pinned at index time (MCP), else the catalog content hash."""
-    pinned = spec.annotations.get(DEFINITION_HASH_KEY)
-    return str(pinned) if pinned else spec.content_hash()
-
-
-def definition_refusal(spec: ToolSpec, live_hash: str | None) -> str | None:
-    """Return why a tool is disabled because its live definition changed, or None.
-
-    Args:
-        spec: The tool as indexed (with its pinned hash).
-        live_hash: The hash of the definition the server lists now; ``""`` when the server no
-            longer lists the tool; None when unknown (no check possible).
-    """
-    pinned = spec.annotations.get(DEFINITION_HASH_KEY)
-    if live_hash is None or not pinned or live_hash == pinned:
-        return None
-    if live_hash == "":
-        change = "is no longer listed by its server"
-    else:
-        change = (
-            f"changed on its server since it was indexed (pinned {str(pinned)[:12]}…, "
-            f"live {live_hash[:12]}…)"
-        )
-    return (
-        f"tool {spec.id!r} {change}; it is disabled until it is re-indexed (`zspace index "
-        "--mcp CONFIG`) and its new definition approved, so it was not called"
-    )
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 
 # ------------------------------------------------------------------------ secrets
@@ -238,28 +100,6 @@ SECRETS = SecretRegistry()
 def register_environment_secrets(environ: Mapping[str, str] | None = None) -> None:
     """Register the values of secret-looking process environment variables (OPENAI_API_KEY...)."""
     SECRETS.add_mapping(os.environ if environ is None else environ)
-
-
-def injected_secrets(
-    spec: ToolSpec, args: Mapping[str, Any], environ: Mapping[str, str] | None = None
-) -> dict[str, str]:
-    """Return secret arguments to add at call time, read from ``ZSPACE_SECRET_<PARAM>``.
-
-    One for each secret-named parameter of the tool's schema that the plan did not bind.
-
-    The plan (and so state and checkpoints) never holds these values.
-    """
-    environ = os.environ if environ is None else environ
-    found: dict[str, str] = {}
-    for param in (spec.input_schema.get("properties") or {}):
-        if param in args or not is_secret_name(param):
-            continue
-        variable = SECRET_ENV_PREFIX + re.sub(r"[^A-Za-z0-9]+", "_", param).upper()
-        value = environ.get(variable)
-        if value:
-            SECRETS.add(value)
-            found[param] = value
-    return found
 
 
 def secret_values_in(args: Mapping[str, Any]) -> Iterable[str]:
@@ -397,26 +237,17 @@ MASKED_RUN = "********"
 """What a secret masked in a checkpoint looks like after a resume (a run of ``*``)."""
 
 
-__all__ = [
-    "DEFINITION_HASH_KEY",
-    "MASKED_RUN",
-    "REDACTED",
-    "SECRETS",
-    "PolicyVerdict",
-    "SecretRegistry",
-    "decide",
-    "definition_refusal",
-    "environment_refusal",
-    "injected_secrets",
-    "is_destructive",
-    "is_secret_name",
-    "mask_secret_bytes",
-    "may_hold_typed_secret",
-    "mask_secret_text",
-    "secrets_in_text",
-    "secrets_in_values",
-    "pinned_hash",
-    "redact_args",
-    "register_environment_secrets",
-    "secret_values_in",
-]
+REDACTED = "[redacted]"
+SECRET_ENV_PREFIX = "ZSPACE_SECRET_"
+MIN_SECRET_CHARS = 8
+# Parameter and variable names that carry credentials. Matched against the whole name split on
+# '_', '-' and camel case, so "api_key", "X-Api-Key", "accessToken", "client_secret" and
+# "password" match while "token_count" or "author" do not.
+_SECRET_NAME = re.compile(
+    r"(?:^|_)(?:api_?key|apikey|access_?key|secret(?:_?key)?|client_?secret|password|passwd|"
+    r"passphrase|pwd|token|access_?token|refresh_?token|auth_?token|bearer|authorization|"
+    r"private_?key|credentials?|cookie|session_?id|signature)(?:$|_)",
+)
+_NOT_SECRET = re.compile(r"(?:^|_)(?:count|limit|type|name|id_?hint|usage|len|length)$")
+
+

@@ -20,11 +20,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from stores.bm25 import BM25Index
-from stores.catalog import AgentSpec, Catalog, ToolSpec
-from stores.embeddings import Embedder
-from stores.fsww import FSWWParams, KeywordVectorCache, fsww_embed
-from stores.keywords import STOPWORDS, lemmatize, tokenize
+from stores.catalog.model import AgentSpec, Catalog, ToolSpec
+from stores.language.keywords import STOPWORDS, lemmatize, tokenize
+from stores.retrieval.bm25 import BM25Index
+from stores.retrieval.embeddings import Embedder
+from stores.retrieval.fsww import FSWWParams, KeywordVectorCache, fsww_embed
 
 EntryKind = Literal["tool", "agent"]
 ProgressCallback = Callable[[int, int], None]

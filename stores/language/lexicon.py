@@ -27,7 +27,7 @@ from typing import Literal
 
 import yaml
 
-from stores.keywords import lemmatize, token_spans, tokenize
+from stores.language.keywords import lemmatize, token_spans, tokenize
 
 TermKind = Literal["operation", "object"]
 _SECTIONS: dict[str, TermKind] = {"operations": "operation", "objects": "object"}
@@ -277,7 +277,7 @@ class Lexicon:
         Matches do not overlap. When a phrase is in both sections, operations win.
 
         Args:
-            tokens: Lowercase tokens, as from `stores.keywords.tokenize`.
+            tokens: Lowercase tokens, as from `stores.language.keywords.tokenize`.
 
         Returns:
             The matches in order of appearance.
@@ -334,7 +334,7 @@ class Lexicon:
 
 @functools.cache
 def _default_lexicon() -> Lexicon:
-    resource = resources.files("stores").joinpath(DEFAULT_LEXICON_RESOURCE)
+    resource = resources.files("stores.language").joinpath(DEFAULT_LEXICON_RESOURCE)
     return Lexicon.from_yaml_text(resource.read_text(encoding="utf-8"), str(resource))
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 
-from stores.keywords import STOPWORDS, tokenize
+from stores.language.keywords import STOPWORDS, tokenize
 
 _FUNCTION_WORDS: dict[str, str] = {
     "French": """le la les des du une et est pour avec dans sur je vous nous il elle pas que qui

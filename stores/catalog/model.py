@@ -18,15 +18,15 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import fastjsonschema
 import jsonschema
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-Environment = Literal["test", "staging", "prod"]
-ENVIRONMENTS: tuple[str, ...] = ("test", "staging", "prod")
+from stores.settings import ENVIRONMENTS, Environment
+
 CALL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_INDEXED_DESCRIPTION_CHARS = 2000
 MAX_SCHEMA_CHARS = 20000
@@ -34,6 +34,12 @@ MAX_SCHEMA_CHARS = 20000
 _UNSAFE_CHARS = re.compile(
     r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069\u200e\u200f]"
 )
+
+
+# The annotation under which a tool's definition hash is pinned when it is indexed.
+DEFINITION_HASH_KEY = "zspace_definition_hash"
+# The parameter through which a tool that declares it receives the call's idempotency key.
+IDEMPOTENCY_PARAM = "idempotency_key"
 
 
 class CatalogError(ValueError):
@@ -70,7 +76,7 @@ class ToolSpec(BaseModel):
 
     def accepts_idempotency_key(self) -> bool:
         """Return whether the tool's schema has an ``idempotency_key`` parameter."""
-        return "idempotency_key" in (self.input_schema.get("properties") or {})
+        return IDEMPOTENCY_PARAM in (self.input_schema.get("properties") or {})
 
     def content_hash(self) -> str:
         """Return a hash of everything that is indexed or shown to a model for this tool."""

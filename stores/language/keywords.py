@@ -13,7 +13,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # lexicon.py imports this module at run time
-    from stores.lexicon import Lexicon
+    from stores.language.lexicon import Lexicon
 
 # Letters and digits (any script); "_" and punctuation split words, an inner apostrophe does
 # not ("don't", "user's").

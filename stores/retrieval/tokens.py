@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypedDict
 
-from stores.catalog import Catalog, ToolSpec
+from stores.catalog.model import Catalog, ToolSpec
 from stores.settings import zspace_home
 
 DEFAULT_ENCODING = "o200k_base"

@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from stores.catalog import Catalog, ToolSpec
-from stores.keywords import STOPWORDS, lemmatize, tokenize
-from stores.lexicon import Lexicon
+from stores.catalog.model import Catalog, ToolSpec
+from stores.language.keywords import STOPWORDS, lemmatize, tokenize
+from stores.language.lexicon import Lexicon
 
 MAX_TAGS = 6
 SUMMARY_CHARS = 200

@@ -1,0 +1,1 @@
+"""Evaluation: metrics, retrieval evaluation, end-to-end accuracy."""

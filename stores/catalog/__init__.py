@@ -1,0 +1,1 @@
+"""The tool catalog: the tool model, validation, enrichment, dependency graph, ingestion."""

@@ -1,0 +1,1 @@
+"""Execution: the executor, its backends, output normalisation, policy, the call ledger."""

@@ -1,0 +1,155 @@
+"""Policy of tool calls: environments, approval, pinned definitions, secrets filled at the edge.
+
+Pure functions over :class:`~stores.catalog.model.ToolSpec` and plain data, used by the executor
+(at execution time, whatever the plan says) and by the approval step:
+
+- **Environments**: a run may only reach the environments of its allow-list; a tool tagged for
+  another environment is never called, an untagged tool may be read from but never written to.
+- **Destructive by our policy**: tool-name patterns (``cancel_*``, ``delete_*`` ...) decide which
+  calls need a person's approval; a server's ``destructiveHint`` is never trusted to waive it.
+- **Pinned definitions**: each tool's definition hash is pinned when it is indexed; a tool whose
+  live definition differs (a "rug pull") is disabled until it is re-indexed and approved.
+- **Secrets at the edge**: a tool's secret-named parameters are filled at call time from
+  ``ZSPACE_SECRET_<NAME>`` so the plan never holds them (what counts as a secret, redaction
+  and masking live in :mod:`stores.secrets`).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from stores.catalog.model import DEFINITION_HASH_KEY, ToolSpec
+from stores.secrets import SECRET_ENV_PREFIX, SECRETS, is_secret_name
+
+Decision = Literal["allow", "needs_approval", "refuse"]
+
+
+# ------------------------------------------------------------------------ environments
+def environment_refusal(
+    spec: ToolSpec, side_effect: bool, allowed: Sequence[str] | None
+) -> str | None:
+    """Return why the environment policy forbids a call, or None when it may run.
+
+    Args:
+        spec: The tool.
+        side_effect: Whether this call may write (the executor's effective view).
+        allowed: The run's environment allow-list; None disables the policy.
+    """
+    if allowed is None:
+        return None
+    if spec.environment is not None and spec.environment not in allowed:
+        return (
+            f"tool {spec.id!r} belongs to environment {spec.environment!r}, but this run "
+            f"may only reach {list(allowed)}; it was not called (change the run's "
+            "environment allow-list if this is intended)"
+        )
+    if spec.environment is None and side_effect:
+        return (
+            f"tool {spec.id!r} has no environment tag and may write "
+            f"(side_effect={spec.side_effect}); untagged tools may only read, so it was "
+            "not called (tag it with an environment in the catalog)"
+        )
+    return None
+
+
+# ------------------------------------------------------------------------ approval
+def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
+    """Return whether our policy (tool-name patterns, not a server's hint) needs approval."""
+    name = tool_id.split("/", 1)[-1]
+    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+
+
+@dataclass(frozen=True)
+class PolicyVerdict:
+    """What the policy says about one call before it runs."""
+
+    decision: Decision
+    reason: str
+
+
+def decide(
+    spec: ToolSpec,
+    *,
+    allowed_environments: Sequence[str] | None,
+    destructive_patterns: Sequence[str],
+    approved: bool = False,
+    pre_approved: bool = False,
+    side_effect: bool | None = None,
+) -> PolicyVerdict:
+    """Judge a call as if the planner (or a compromised model) asked for it.
+
+    Args:
+        spec: The tool.
+        allowed_environments: The run's allow-list (None: no environment policy).
+        destructive_patterns: Tool-name patterns that need approval.
+        approved: A person approved this exact call.
+        pre_approved: The run pre-approves destructive calls.
+        side_effect: The call's effective side effect (default: unknown counts as writing).
+    """
+    writes = spec.side_effect is not False if side_effect is None else side_effect
+    refusal = environment_refusal(spec, writes, allowed_environments)
+    if refusal is not None:
+        return PolicyVerdict("refuse", refusal)
+    if is_destructive(spec.id, destructive_patterns) and not (approved or pre_approved):
+        return PolicyVerdict(
+            "needs_approval", f"tool {spec.id!r} is destructive by policy: a person must approve"
+        )
+    return PolicyVerdict("allow", "allowed")
+
+
+# ------------------------------------------------------------------------ pinned definitions
+def pinned_hash(spec: ToolSpec) -> str:
+    """Return the definition hash pinned at index time (MCP), else the catalog content hash."""
+    pinned = spec.annotations.get(DEFINITION_HASH_KEY)
+    return str(pinned) if pinned else spec.content_hash()
+
+
+def definition_refusal(spec: ToolSpec, live_hash: str | None) -> str | None:
+    """Return why a tool is disabled because its live definition changed, or None.
+
+    Args:
+        spec: The tool as indexed (with its pinned hash).
+        live_hash: The hash of the definition the server lists now; ``""`` when the server no
+            longer lists the tool; None when unknown (no check possible).
+    """
+    pinned = spec.annotations.get(DEFINITION_HASH_KEY)
+    if live_hash is None or not pinned or live_hash == pinned:
+        return None
+    if live_hash == "":
+        change = "is no longer listed by its server"
+    else:
+        change = (
+            f"changed on its server since it was indexed (pinned {str(pinned)[:12]}…, "
+            f"live {live_hash[:12]}…)"
+        )
+    return (
+        f"tool {spec.id!r} {change}; it is disabled until it is re-indexed (`zspace index "
+        "--mcp CONFIG`) and its new definition approved, so it was not called"
+    )
+
+
+def injected_secrets(
+    spec: ToolSpec, args: Mapping[str, Any], environ: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Return secret arguments to add at call time, read from ``ZSPACE_SECRET_<PARAM>``.
+
+    One for each secret-named parameter of the tool's schema that the plan did not bind.
+
+    The plan (and so state and checkpoints) never holds these values.
+    """
+    environ = os.environ if environ is None else environ
+    found: dict[str, str] = {}
+    for param in (spec.input_schema.get("properties") or {}):
+        if param in args or not is_secret_name(param):
+            continue
+        variable = SECRET_ENV_PREFIX + re.sub(r"[^A-Za-z0-9]+", "_", param).upper()
+        value = environ.get(variable)
+        if value:
+            SECRETS.add(value)
+            found[param] = value
+    return found

@@ -1,0 +1,1 @@
+"""Language: tokens and lemmas, keywords, the synonym lexicon, entities, language guess."""

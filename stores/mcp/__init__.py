@@ -1,0 +1,1 @@
+"""MCP client side: server config, sessions to servers and their pool."""
