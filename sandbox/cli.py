@@ -1,7 +1,8 @@
-"""`python -m sandbox serve | reset | rows | catalog`: run, reseed, inspect or describe it."""
+"""`python -m sandbox serve | reset | rows | export | catalog`: run, reseed, inspect, describe."""
 
 import argparse
 import ipaddress
+import json
 import os
 import sqlite3
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from sandbox.backend import Sandbox
 from sandbox.catalog import write_catalog
+from sandbox.export import export_tables
 from sandbox.server import build_server
 
 
@@ -44,6 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     rows.add_argument("--db", type=Path, help="SQLite file (default $ZSPACE_HOME/sandbox.db)")
     rows.add_argument("--since", type=Path, help="a snapshot written earlier with --snapshot")
     rows.add_argument("--snapshot", type=Path, help="write the current high-water marks here")
+    export = commands.add_parser(
+        "export", help="print every table as one JSON object: table name -> list of rows"
+    )
+    export.add_argument("--db", type=Path, help="SQLite file (default $ZSPACE_HOME/sandbox.db)")
     catalog = commands.add_parser("catalog", help="write the sandbox's tools as a catalog")
     catalog.add_argument("--out", type=Path, help="output file (default: stdout)")
     return parser
@@ -69,6 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     db_path: Path = args.db or default_db_path()
     if args.command == "rows":
         return _rows(db_path, args.since, args.snapshot)
+    if args.command == "export":
+        return _export(db_path)
     if args.command == "reset":
         with Sandbox(db_path) as sandbox:
             sandbox.reset()
@@ -111,8 +119,6 @@ def _high_water_marks(connection: sqlite3.Connection) -> dict[str, int]:
 
 def _rows(db_path: Path, since: Path | None, snapshot: Path | None) -> int:
     """Print rows added since a snapshot (or counts), read-only."""
-    import json
-
     if not db_path.exists():
         print(f"no sandbox database at {db_path}", file=sys.stderr)
         return 2
@@ -145,3 +151,28 @@ def _rows(db_path: Path, since: Path | None, snapshot: Path | None) -> int:
     finally:
         connection.close()
     return 0
+
+
+def _export(db_path: Path) -> int:
+    """Print every table of the database as one JSON object, read-only; BLOBs as hex."""
+    try:
+        tables = export_tables(db_path)
+    except FileNotFoundError:
+        print(
+            f"no sandbox database at {db_path} "
+            f"(create one with: python -m sandbox reset --db {db_path})",
+            file=sys.stderr,
+        )
+        return 2
+    except sqlite3.DatabaseError as error:
+        print(f"cannot read the sandbox database at {db_path}: {error}", file=sys.stderr)
+        return 2
+    json.dump(tables, sys.stdout, indent=2, default=_json_value)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _json_value(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.hex()
+    raise TypeError(f"cannot export a {type(value).__name__} value as JSON")

@@ -365,7 +365,7 @@ def test_tool_definitions() -> None:
 
 
 def test_sandbox_imports_none_of_the_zspace_layers() -> None:
-    for path in SANDBOX_DIR.glob("*.py"):
+    for path in SANDBOX_DIR.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -374,7 +374,7 @@ def test_sandbox_imports_none_of_the_zspace_layers() -> None:
                 roots = {(node.module or "").split(".")[0]}
             else:
                 continue
-            assert not roots & {"graph", "nodes", "stores"}, f"{path.name} imports {roots}"
+            assert not roots & {"graph", "nodes", "stores"}, f"{path} imports {roots}"
 
 
 def test_committed_catalog_is_up_to_date() -> None:

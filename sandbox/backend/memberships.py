@@ -1,0 +1,100 @@
+"""Membership tools of the sandbox: paid memberships, whose members deliver free."""
+
+from datetime import timedelta
+
+from sandbox.backend.core import _iso, tool
+from sandbox.backend.rules import Rules
+from sandbox.errors import InvalidArgumentError, InvalidTransitionError, NotFoundError
+from sandbox.models import IdempotencyKey, Membership, MembershipId, MembershipTier, Months, UserId
+
+
+class MembershipTools(Rules):
+    """Tools on memberships: start, get and cancel a user's membership."""
+
+    @tool("membership", "user", side_effect=True)
+    def create_membership(
+        self,
+        user_id: UserId,
+        tier: MembershipTier = "gold",
+        months: Months = 12,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Membership:
+        """Start a paid membership (silver, gold or platinum) for a user; members deliver free.
+
+        Args:
+            user_id: The user; must have no active membership.
+            tier: Membership tier.
+            months: Length of the membership.
+            idempotency_key: Replays the first result for the same key and arguments.
+
+        Returns:
+            The new membership.
+        """
+        self._active_user(user_id)
+        active = self._one(
+            "SELECT membership_id FROM memberships WHERE user_id = ? AND status = 'active'",
+            (user_id,),
+        )
+        if active is not None:
+            raise InvalidArgumentError(
+                f"user {user_id} already has active membership {active['membership_id']}; "
+                "cancel it with cancel_membership first"
+            )
+        start = self._clock()
+        membership_id = self._insert(
+            "memberships",
+            {
+                "user_id": user_id,
+                "tier": tier,
+                "status": "active",
+                "started_at": _iso(start),
+                "expires_at": _iso(start + timedelta(days=30 * months)),
+            },
+        )
+        return self._membership_record(self._require("memberships", "membership", membership_id))
+
+    @tool("membership", "user", side_effect=False)
+    def get_membership(self, user_id: UserId) -> Membership:
+        """Get a user's current membership (the active one, else the latest).
+
+        Args:
+            user_id: The user.
+
+        Returns:
+            The membership.
+        """
+        self._require("users", "user", user_id)
+        row = self._one(
+            "SELECT * FROM memberships WHERE user_id = ? "
+            "ORDER BY status = 'active' DESC, membership_id DESC LIMIT 1",
+            (user_id,),
+        )
+        if row is None:
+            raise NotFoundError(
+                f"user {user_id} has no membership; start one with create_membership"
+            )
+        return self._membership_record(row)
+
+    @tool("membership", side_effect=True, destructive=True)
+    def cancel_membership(
+        self, membership_id: MembershipId, idempotency_key: IdempotencyKey = None
+    ) -> Membership:
+        """Cancel an active membership.
+
+        Args:
+            membership_id: The membership.
+            idempotency_key: Replays the first result for the same key and arguments.
+
+        Returns:
+            The cancelled membership.
+        """
+        row = self._require("memberships", "membership", membership_id)
+        if row["status"] != "active":
+            raise InvalidTransitionError(
+                f"membership {membership_id} is '{row['status']}'; only active ones can be "
+                "cancelled"
+            )
+        self._db.execute(
+            "UPDATE memberships SET status = 'cancelled' WHERE membership_id = ?", (membership_id,)
+        )
+        return self._membership_record(self._require("memberships", "membership", membership_id))
