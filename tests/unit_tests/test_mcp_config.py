@@ -166,6 +166,22 @@ def test_disabled_servers_are_skipped_and_unknown_fields_warned() -> None:
     assert any("'autoApprove'" in warning for warning in config.warnings)
 
 
+def test_a_misspelt_field_is_warned_with_the_closest_known_one() -> None:
+    config = parse_mcp_config({"mcpServers": {"shop": {"command": "srv", "enviroment": "test"}}})
+    assert config.servers["shop"].environment is None  # ignored, so the warning matters
+    [warning] = config.warnings
+    assert "'enviroment'" in warning and "did you mean 'environment'?" in warning
+    unrelated = parse_mcp_config({"mcpServers": {"shop": {"command": "srv", "autoApprove": []}}})
+    assert "did you mean" not in unrelated.warnings[0]
+
+
+def test_the_load_report_shows_config_warnings() -> None:
+    from stores.catalog.mcp import McpLoadReport
+
+    report = McpLoadReport(source="mcp.json", warnings=["mcp.json: server 'shop': field 'x'"])
+    assert "warning: mcp.json: server 'shop': field 'x'" in str(report)
+
+
 def test_the_example_config_starts_the_sandbox_with_this_interpreter() -> None:
     config = load_mcp_config(REPO / "sandbox" / "data" / "mcp.json", environ={})
     sandbox = config.servers["sandbox"]

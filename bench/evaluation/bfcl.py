@@ -1,0 +1,389 @@
+"""BFCL v4 single-turn cases through the whole zspace graph, scored by BFCL's own checker.
+
+``zspace eval bfcl --category C [C ...]`` (``../shared/EVAL.md``): each case's functions, as
+BFCL's OpenAI function-calling handler compiles them (``convert_to_tool``), become one agent's
+tools; they are indexed as ``zspace index`` would; retrieval, planning and execution are
+zspace's own. The tools record the arguments they receive and answer a small JSON ack. The run
+file ``DIR/<category>.jsonl`` has one line per case in BFCL's order::
+
+    {"id", "calls": [{"<function>": {<args>}}], "question", "answer",
+     "tokens": {"prompt", "completion"}, "seconds"}
+
+``calls`` is every call the functions received, in the order they ran, under BFCL's original
+names (dots included). Accuracy comes from ``bfcl_eval``'s AST checker; irrelevance categories
+pass when no call was made.
+
+``bfcl-eval`` is installed without its dependencies (they include several model SDKs and
+torch); the checker needs only ``tree_sitter`` and a few small packages. Its model registry
+(``bfcl_eval.constants.model_config``) imports every SDK, so it is replaced here by a registry
+that says zspace keeps dots in function names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import tempfile
+import time
+import types
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+CATEGORIES = (
+    "simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance",
+    "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
+    "live_irrelevance",
+)
+AGENT = "bfcl"
+MODEL_NAME = "zspace"
+
+
+class BfclUnavailable(RuntimeError):
+    """``bfcl-eval`` (or what its checker needs) is not installed."""
+
+
+# ------------------------------------------------------------------------- BFCL's own code
+@dataclass(frozen=True)
+class _ModelConfig:
+    underscore_to_dot: bool = False
+
+
+class _Registry(dict[str, _ModelConfig]):
+    def __missing__(self, key: str) -> _ModelConfig:
+        return _ModelConfig()
+
+
+def _bfcl() -> types.SimpleNamespace:
+    """Import BFCL's checker and tool compiler without its model SDKs."""
+    name = "bfcl_eval.constants.model_config"
+    if name not in sys.modules:
+        stub = types.ModuleType(name)
+        stub.MODEL_CONFIG_MAPPING = _Registry()  # type: ignore[attr-defined]
+        sys.modules[name] = stub
+    try:
+        from bfcl_eval.constants.enums import Language, ModelStyle
+        from bfcl_eval.constants.type_mappings import GORILLA_TO_OPENAPI
+        from bfcl_eval.eval_checker.ast_eval.ast_checker import ast_checker
+        from bfcl_eval.model_handler.utils import convert_to_tool
+    except ImportError as exc:
+        raise BfclUnavailable(
+            f"BFCL's checker could not be imported ({exc}); install the dev extras: "
+            "make install (bfcl-eval is installed with --no-deps plus what its checker needs)"
+        ) from exc
+    return types.SimpleNamespace(
+        Language=Language,
+        ModelStyle=ModelStyle,
+        GORILLA_TO_OPENAPI=GORILLA_TO_OPENAPI,
+        ast_checker=ast_checker,
+        convert_to_tool=convert_to_tool,
+    )
+
+
+def _read_jsonl(resource: Any) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in resource.read_text(encoding="utf-8").splitlines() if line]
+
+
+def load_cases(category: str) -> list[dict[str, Any]]:
+    """Return BFCL's cases of ``category``, each with its ``ground_truth`` when it has one."""
+    if category not in CATEGORIES:
+        raise ValueError(f"unknown BFCL category {category!r}; choose from {', '.join(CATEGORIES)}")
+    _bfcl()
+    data = resources.files("bfcl_eval") / "data"
+    cases = _read_jsonl(data / f"BFCL_v4_{category}.json")
+    answers_file = data / "possible_answer" / f"BFCL_v4_{category}.json"
+    if answers_file.is_file():
+        answers = {row["id"]: row["ground_truth"] for row in _read_jsonl(answers_file)}
+        for case in cases:
+            case["ground_truth"] = answers.get(case["id"])
+    return cases
+
+
+def case_request(case: dict[str, Any]) -> str:
+    """The last user message of a single-turn case (BFCL's ``question`` is a list of turns)."""
+    turns = case.get("question") or []
+    messages = turns[-1] if turns and isinstance(turns[-1], list) else turns
+    for message in reversed(messages):
+        if isinstance(message, dict) and message.get("role") == "user":
+            return str(message.get("content") or "")
+    return ""
+
+
+def compiled_tools(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """The case's functions as BFCL's OpenAI function-calling handler compiles them."""
+    bfcl = _bfcl()
+    functions = case.get("function") or []
+    compiled: list[dict[str, Any]] = bfcl.convert_to_tool(
+        functions, bfcl.GORILLA_TO_OPENAPI, bfcl.ModelStyle.OPENAI_COMPLETIONS
+    )
+    tools = []
+    for original, tool in zip(functions, compiled, strict=True):
+        function = tool.get("function", tool)
+        tools.append({
+            "name": original["name"],
+            "description": function.get("description") or "",
+            "parameters": function.get("parameters") or {"type": "object", "properties": {}},
+        })
+    return tools
+
+
+def is_irrelevance(category: str) -> bool:
+    """Irrelevance categories pass when no call was made."""
+    return category.endswith("irrelevance")
+
+
+def score_case(category: str, case: dict[str, Any], calls: list[dict[str, Any]]) -> bool:
+    """BFCL's verdict on one case's calls (its AST checker; irrelevance: no call made)."""
+    if is_irrelevance(category):
+        return not calls
+    bfcl = _bfcl()
+    result = bfcl.ast_checker(
+        case.get("function") or [],
+        calls,
+        case.get("ground_truth") or [],
+        bfcl.Language.PYTHON,
+        category,
+        MODEL_NAME,
+    )
+    return bool(result.get("valid"))
+
+
+# ------------------------------------------------------------------------- running cases
+@dataclass
+class CaseRun:
+    """One case as the run file records it."""
+
+    id: str
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    question: str | None = None
+    answer: str = ""
+    tokens: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0})
+    seconds: float = 0.0
+    error: str | None = None
+
+    def line(self) -> dict[str, Any]:
+        """The run-file line (EVAL.md's format)."""
+        return {
+            "id": self.id, "calls": self.calls, "question": self.question,
+            "answer": self.answer, "tokens": self.tokens, "seconds": round(self.seconds, 3),
+        }
+
+
+def _recorder(name: str, calls: list[dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    def record(**kwargs: Any) -> dict[str, Any]:
+        calls.append({name: dict(kwargs)})
+        return {"ok": True, "function": name}
+
+    return record
+
+
+class BfclRunner:
+    """Runs cases through zspace's graph with one shared index (re-synced per case)."""
+
+    def __init__(
+        self, home: Path, *, embedder: Any = None, chat_model: Any = None, model: str = "",
+        base_url: str = "",
+    ) -> None:
+        """Prepare a home, an embedder and an index reused by every case."""
+        from graph.deps import Deps
+        from stores.retrieval.index import ToolIndex
+
+        self.home = home
+        self.home.mkdir(parents=True, exist_ok=True)
+        probe = Deps(home=home, embedder=embedder)
+        self.embedder = probe.get_embedder()
+        self.index = ToolIndex(home / "index", self.embedder, name="bfcl")
+        self.chat_model = chat_model
+        self.model = model
+        self.base_url = base_url
+
+    async def run_case(self, case: dict[str, Any]) -> CaseRun:
+        """Index the case's functions, run its request, and record what the functions got."""
+        from langchain_core.callbacks import get_usage_metadata_callback
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        from graph.builder import build_graph
+        from graph.deps import Deps
+        from graph.runner import run_until_done
+        from nodes.context import Context
+        from stores.catalog.enrich import enrich_catalog
+        from stores.catalog.model import Catalog
+
+        run = CaseRun(id=str(case["id"]))
+        started = time.perf_counter()
+        catalog = Catalog()
+        names: dict[str, str] = {}
+        for tool in compiled_tools(case):
+            spec = catalog.add_raw_tool(
+                {
+                    "name": tool["name"], "agent": AGENT, "description": tool["description"],
+                    "input_schema": tool["parameters"], "side_effect": False,
+                },
+                source=f"bfcl:{case['id']}",
+            )
+            if spec is None:
+                continue
+            names[spec.id] = tool["name"]
+            catalog.implementations[spec.id] = _recorder(tool["name"], run.calls)
+        problems = [f"{q.label}: {q.reason}" for q in catalog.quarantined]
+        enrich_catalog(catalog)
+        self.index.sync(catalog)
+        deps = Deps(
+            catalog=catalog, index=self.index, embedder=self.embedder, home=self.home,
+            chat_model=self.chat_model,
+        )
+        graph = build_graph(deps).compile(checkpointer=InMemorySaver())
+        context = Context(pre_approved=True, model=self.model, base_url=self.base_url)
+        questions: list[str] = []
+
+        def answer(interrupt: dict[str, Any]) -> Any | None:
+            if interrupt.get("type") == "approval":
+                return {"approve": True}
+            questions.append(str(interrupt.get("question") or ""))
+            return None
+
+        try:
+            with get_usage_metadata_callback() as usage:
+                outcome = await run_until_done(
+                    graph, {"request": case_request(case)}, None, context, lambda _: None, answer
+                )
+            run.answer = str(outcome.values.get("answer") or "")
+            if outcome.interrupt is not None and not questions:
+                questions.append(str(outcome.interrupt.get("question") or ""))
+            run.question = questions[0] if questions else None
+            for counts in usage.usage_metadata.values():
+                run.tokens["prompt"] += int(counts.get("input_tokens", 0))
+                run.tokens["completion"] += int(counts.get("output_tokens", 0))
+        except Exception as exc:  # one broken case is a line with its error; the rest go on
+            run.error = f"{type(exc).__name__}: {exc}"
+            run.answer = f"zspace failed on this case: {run.error}"
+        if problems:
+            run.answer += "\n(quarantined functions: " + "; ".join(problems) + ")"
+        run.seconds = time.perf_counter() - started
+        return run
+
+
+@dataclass
+class CategoryResult:
+    """A category's accuracy by BFCL's checker, and its failures."""
+
+    category: str
+    cases: int = 0
+    passed: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        """Passed over cases (0 when there were none)."""
+        return self.passed / self.cases if self.cases else 0.0
+
+
+def spread(cases: Sequence[dict[str, Any]], limit: int | None) -> list[dict[str, Any]]:
+    """``limit`` cases spread evenly over the category, in BFCL order (all when None)."""
+    if not limit or limit >= len(cases):
+        return list(cases)
+    step = len(cases) / limit
+    return [cases[int(i * step)] for i in range(limit)]
+
+
+async def evaluate(
+    categories: Sequence[str],
+    *,
+    limit: int | None,
+    out_dir: Path | None,
+    runner: BfclRunner,
+    say: Callable[[str], None] = print,
+) -> dict[str, CategoryResult]:
+    """Run and score each category; write ``out_dir/<category>.jsonl`` line by line."""
+    results: dict[str, CategoryResult] = {}
+    for category in categories:
+        cases = spread(load_cases(category), limit)
+        result = results[category] = CategoryResult(category)
+        handle = None
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            handle = (out_dir / f"{category}.jsonl").open("w", encoding="utf-8")
+        try:
+            for case in cases:
+                run = await runner.run_case(case)
+                ok = score_case(category, case, run.calls)
+                result.cases += 1
+                result.passed += ok
+                if not ok:
+                    result.failures.append(run.id)
+                if handle is not None:
+                    handle.write(json.dumps(run.line(), ensure_ascii=False) + "\n")
+                    handle.flush()
+                say(f"{category} {run.id}: {'pass' if ok else 'fail'} {len(run.calls)} call(s)"
+                    + (f" error: {run.error}" if run.error else ""))
+        finally:
+            if handle is not None:
+                handle.close()
+    return results
+
+
+def summary(results: dict[str, CategoryResult], model: str) -> dict[str, Any]:
+    """The ``--json`` summary line of EVAL.md."""
+    line: dict[str, Any] = {
+        category: {"accuracy": round(result.accuracy, 4), "cases": result.cases}
+        for category, result in results.items()
+    }
+    line["model"] = model or "rules"
+    return line
+
+
+def command_eval_bfcl(args: Any) -> int:
+    """``zspace eval bfcl``: run BFCL categories through zspace and print the checker's verdict."""
+    import asyncio
+
+    quiet = bool(args.json) and not args.verbose
+
+    def say(line: str) -> None:
+        if not quiet:
+            print(line, flush=True)
+
+    try:
+        _bfcl()
+        for category in args.category:
+            if category not in CATEGORIES:
+                print(f"unknown BFCL category {category!r}; choose from {', '.join(CATEGORIES)}",
+                      file=sys.stderr)
+                return 2
+    except BfclUnavailable as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    chat_model = getattr(args, "chat_model", None)
+    with _home(args.home) as home:
+        runner = BfclRunner(
+            home, chat_model=chat_model, model=args.model or "", base_url=args.base_url or ""
+        )
+        out_dir = Path(args.out) if args.out else None
+        results = asyncio.run(evaluate(args.category, limit=args.limit, out_dir=out_dir,
+                                       runner=runner, say=say))
+    if not quiet:
+        for category, result in results.items():
+            print(f"{category:24s} {result.accuracy:6.1%}  ({result.passed}/{result.cases})")
+    if args.json:
+        print(json.dumps(summary(results, args.model or "")))
+    return 0
+
+
+@contextlib.contextmanager
+def _home(path: str | None) -> Iterator[Path]:
+    """The harness's home: ``--home`` when given, else a temporary directory."""
+    if path:
+        yield Path(path)
+        return
+    with tempfile.TemporaryDirectory(prefix="zspace-bfcl-") as temp:
+        yield Path(temp)
+
+
+def iter_run_file(path: Path) -> Iterator[dict[str, Any]]:
+    """Read a run file back (for tests and outside scorers' sanity checks)."""
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)

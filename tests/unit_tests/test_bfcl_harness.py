@@ -1,0 +1,62 @@
+"""The BFCL harness: BFCL's own checker and tool compiler, imported without its model SDKs."""
+
+from __future__ import annotations
+
+from bench.evaluation.bfcl import (
+    CategoryResult,
+    case_request,
+    compiled_tools,
+    load_cases,
+    score_case,
+    spread,
+    summary,
+)
+
+
+def test_bfcl_data_and_ground_truth_load() -> None:
+    cases = load_cases("simple_python")
+    assert len(cases) > 300
+    first = cases[0]
+    assert first["id"] == "simple_python_0"
+    assert first["ground_truth"]
+    assert "triangle" in case_request(first)
+
+
+def test_compiled_tools_keep_bfcl_names_and_give_json_schema_types() -> None:
+    case = next(c for c in load_cases("simple_python") if "." in c["function"][0]["name"])
+    tool = compiled_tools(case)[0]
+    assert tool["name"] == case["function"][0]["name"]  # dots kept: the run file uses them
+    assert tool["parameters"]["type"] == "object"  # BFCL's "dict" compiled as OpenAI does
+
+
+def _gold_call(case: dict) -> list[dict]:
+    return [
+        {name: {arg: values[0] for arg, values in args.items() if values and values[0] != ""}}
+        for option in case["ground_truth"]
+        for name, args in option.items()
+    ]
+
+
+def test_the_checker_accepts_the_gold_call_and_rejects_a_wrong_value() -> None:
+    case = load_cases("simple_python")[0]
+    assert score_case("simple_python", case, _gold_call(case))
+    wrong = [{"calculate_triangle_area": {"base": 11, "height": 5}}]
+    assert not score_case("simple_python", case, wrong)
+    assert not score_case("simple_python", case, [])
+
+
+def test_irrelevance_passes_only_without_a_call() -> None:
+    case = load_cases("irrelevance")[0]
+    assert score_case("irrelevance", case, [])
+    name = case["function"][0]["name"]
+    assert not score_case("irrelevance", case, [{name: {}}])
+
+
+def test_spread_and_summary() -> None:
+    cases = [{"id": str(i)} for i in range(10)]
+    assert [c["id"] for c in spread(cases, 5)] == ["0", "2", "4", "6", "8"]
+    assert spread(cases, None) == cases
+    result = CategoryResult("simple_python", cases=4, passed=1)
+    assert summary({"simple_python": result}, "") == {
+        "simple_python": {"accuracy": 0.25, "cases": 4}, "model": "rules"
+    }
