@@ -1,0 +1,1 @@
+"""The planner: the rule planner, the model planner, argument binding, eligibility."""
