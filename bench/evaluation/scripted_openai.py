@@ -1,4 +1,4 @@
-"""A scripted OpenAI-compatible chat server on loopback, for testing the model path offline.
+"""A scripted OpenAI-compatible chat server on loopback: the model path tested and measured offline.
 
 It speaks ``POST /v1/chat/completions`` (plain JSON and ``stream: true`` server-sent events)
 with tool calls, the way ``ChatOpenAI`` expects. Each reply comes from a script: a list of
