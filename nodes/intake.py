@@ -37,7 +37,7 @@ from nodes.events import (
     MemoryBound,
     NodeStarted,
 )
-from nodes.intent import IntentParseError, IntentParser, LLMIntentParser, RuleIntentParser
+from nodes.parsing.rules import IntentParseError, IntentParser, LLMIntentParser, RuleIntentParser
 from nodes.state import FollowUp, Intent, TurnMemory, ZState
 from stores.language.entities import extract_entities
 from stores.language.lexicon import Lexicon

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from nodes.intent import IntentParseError, LLMIntentParser, RuleIntentParser
+from nodes.parsing.rules import IntentParseError, LLMIntentParser, RuleIntentParser
 from nodes.schemas import IntentModel
 from tests.fakes import ScriptedStructuredChatModel
 

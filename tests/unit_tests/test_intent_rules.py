@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from nodes.intent import IntentParseError, RuleIntentParser, parse_request
+from nodes.parsing.rules import IntentParseError, RuleIntentParser, parse_request
 from nodes.state import Intent
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.intent import IntentParseError, RuleIntentParser
+from nodes.parsing.rules import IntentParseError, RuleIntentParser
 from stores.language.detect import guess_non_english
 
 

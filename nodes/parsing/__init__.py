@@ -1,0 +1,1 @@
+"""Intent parsing below the ``parse_intent`` node: a request becomes a tree of sub-intents."""
