@@ -37,7 +37,9 @@ from nodes.events import (
     MemoryBound,
     NodeStarted,
 )
-from nodes.parsing.rules import IntentParseError, IntentParser, LLMIntentParser, RuleIntentParser
+from nodes.parsing import IntentParseError, IntentParser
+from nodes.parsing.llm import LLMIntentParser
+from nodes.parsing.rules import RuleIntentParser
 from nodes.state import FollowUp, Intent, TurnMemory, ZState
 from stores.language.entities import extract_entities
 from stores.language.lexicon import Lexicon
