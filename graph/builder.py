@@ -25,7 +25,7 @@ from graph.routes import route_after_alignment, route_after_parse, route_after_p
 from nodes.align import check_alignment
 from nodes.context import Context
 from nodes.execute import approve, call_tool, execute, reconcile
-from nodes.intake import clarify, parse_intent
+from nodes.memory import clarify, parse_intent
 from nodes.normalize import normalize
 from nodes.plan import Planner, plan
 from nodes.retrieve import retrieve

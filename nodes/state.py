@@ -50,7 +50,7 @@ class SubIntent(TypedDict):
 
 
 class FollowUp(TypedDict):
-    """How a follow-up request was read against earlier turns (``nodes.intake``).
+    """How a follow-up request was read against earlier turns (``nodes.memory``).
 
     ``kind`` is ``reference`` ("cancel that order": ``bindings`` maps the entity names it
     added, e.g. ``order_id``, to earlier outputs) or ``repeat`` ("do the same for account

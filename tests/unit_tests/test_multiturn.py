@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from langgraph.types import Command
 
-from nodes.intake import remember_turn, repeat_request
+from nodes.memory import remember_turn, repeat_request
 from tests.unit_tests.test_pipeline import World
 
 
