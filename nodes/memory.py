@@ -1,8 +1,8 @@
-"""parse_intent (the entry node), clarify (an interrupt), and the thread's memory of turns.
+"""The thread's memory of finished turns, and how a follow-up is read against it.
 
 Multi-turn: a thread keeps a compact ``memory`` of its finished turns (request, intent digest,
 named entities and the identifier fields of successful outputs, e.g. ``order_id``). A
-follow-up is read against it before planning:
+follow-up is read against it before planning (by the ``parse_intent`` node):
 
 - a reference ("cancel that order", "issue a coupon to this user", "cancel it") binds the
   earlier output whose field names the referenced object (``order`` → the last ``order_id``;
@@ -16,36 +16,15 @@ follow-up is read against it before planning:
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_core.messages import HumanMessage
-from langchain_core.runnables import RunnableConfig
-from langgraph.config import get_stream_writer
-from langgraph.runtime import Runtime
-from langgraph.types import Overwrite, interrupt
-
 from nodes.binding import find_named_value
-from nodes.context import Context, resolve_context
-from nodes.events import (
-    ClarificationAnswered,
-    ClarificationAsked,
-    IntentParsed,
-    MemoryBound,
-    NodeStarted,
-)
-from nodes.parsing import IntentParseError, IntentParser
-from nodes.parsing.llm import LLMIntentParser
-from nodes.parsing.rules import RuleIntentParser
 from nodes.state import FollowUp, Intent, TurnMemory, ZState
 from stores.language.entities import extract_entities
 from stores.language.lexicon import Lexicon
-from stores.secrets import SECRETS, secrets_in_text
 
-MAX_REQUEST_CHARS = 4000
 MEMORY_TURNS = 8
 MEMORY_ANSWER_CHARS = 400
 IDENTIFIER_FIELD = re.compile(r"(?:^id$|_id$|_number$|_no$|_code$|_key$|_ref$|Id$)")
@@ -63,72 +42,6 @@ REPEAT = re.compile(
     r"[\s.!?]*$",
     re.IGNORECASE,
 )
-
-
-def latest_request(state: ZState) -> str:
-    """The request of this turn: ``request``, else the last human message's text."""
-    if state.get("request"):
-        return str(state["request"])
-    for message in reversed(state.get("messages") or []):
-        if isinstance(message, HumanMessage) or getattr(message, "type", "") == "human":
-            content = message.content
-            if isinstance(content, list):
-                content = " ".join(
-                    part.get("text", "") if isinstance(part, dict) else str(part)
-                    for part in content
-                )
-            return str(content)
-    return ""
-
-
-def derive_run_id(context: Context, config: RunnableConfig | None, request: str, turn: int) -> str:
-    """The idempotency scope of this run: ``Context.run_id``, else thread + turn + request."""
-    if context.run_id:
-        return context.run_id
-    thread = ((config or {}).get("configurable") or {}).get("thread_id", "no-thread")
-    digest = hashlib.sha256(f"{thread}\n{turn}\n{request}".encode()).hexdigest()[:16]
-    return f"{thread}:{turn}:{digest}"
-
-
-def _empty_intent(request: str, answer: str) -> Intent:
-    entities = (
-        extract_entities(request[:MAX_REQUEST_CHARS])
-        if request.strip()
-        else {
-            "ids": [],
-            "numbers": [],
-            "quoted": [],
-            "pairs": {},
-            "dates": [],
-            "amounts": [],
-            "named": {},
-        }
-    )
-    return {
-        "request": request,
-        "category": "general",
-        "operation": "",
-        "target": "",
-        "keywords": [],
-        "entities": entities,  # type: ignore[typeddict-item]
-        "sub_intents": [
-            {
-                "id": "s1",
-                "text": request[:200],
-                "operation": "",
-                "target": "",
-                "keywords": [],
-                "entities": {},
-                "depends_on": [],
-                "action": "direct_answer",
-                "answer": answer,
-            }
-        ],
-        "parser": "guard",
-    }
-
-
-# --- memory of earlier turns ----------------------------------------------------------------
 
 
 def _scalar(value: Any) -> bool:
@@ -279,141 +192,3 @@ def repeat_request(request: str, memory: Sequence[TurnMemory]) -> FollowUp | Non
         "request": rewritten,
         "bindings": bindings,
     }
-
-
-async def parse_intent(
-    state: ZState,
-    runtime: Runtime[Context],
-    config: RunnableConfig,
-    *,
-    chat_model_factory: Any,
-    lexicon: Any,
-) -> dict[str, Any]:
-    """Parse the request into an intent tree and start a fresh turn.
-
-    Folds the turn that just ended into ``memory``, then reads the request against it: a
-    repeat ("do the same for account 654321") re-runs the previous request with the new
-    entities; references ("that order", "it") bind earlier outputs as entities.
-
-    Reads ``request`` / ``messages``, ``intent``, ``plan``, ``results``, ``memory``, ``turn``;
-    writes ``intent``, ``run_id``, ``turn``, ``memory`` and resets the per-turn keys
-    (``plan``, ``results``, ``candidates``, ...).
-    """
-    context = resolve_context(runtime)
-    writer = get_stream_writer()
-    request = latest_request(state).strip()
-    turn = (state.get("turn") or 0) + 1
-    writer(NodeStarted(event="node_started", node="parse_intent", turn=turn))
-    memory = updated_memory(state)
-    follow_up = repeat_request(request, memory) if request else None
-    said = request
-    for value in secrets_in_text(request):
-        SECRETS.add(value)  # scrubbed from tool outputs, errors and answers from now on
-    if follow_up is not None:
-        request = follow_up["request"]
-    if not request:
-        intent = _empty_intent("", "Tell me what to do, e.g. 'create a test product'.")
-    elif len(request) > MAX_REQUEST_CHARS:
-        intent = _empty_intent(
-            request,
-            f"The request is {len(request)} characters long; send at most {MAX_REQUEST_CHARS}, "
-            "split into separate requests.",
-        )
-    else:
-
-        def parse_now(text: str) -> Intent:
-            parser: IntentParser = RuleIntentParser(lexicon)
-            model = chat_model_factory(context)
-            if model is not None:
-                parser = LLMIntentParser(model, lexicon=lexicon, fallback=parser)
-            try:
-                return parser.parse(text)
-            except IntentParseError as exc:
-                return _empty_intent(text, f"I could not understand the request: {exc}")
-
-        # A chat model's sync call (and building its client) must not block the event loop.
-        intent = await asyncio.to_thread(parse_now, request)
-        if follow_up is not None:
-            intent["follow_up"] = follow_up
-        else:
-            bind_references(intent, memory, lexicon)
-    if intent.get("follow_up"):
-        bound = intent["follow_up"]
-        assert bound is not None
-        writer(
-            MemoryBound(
-                event="memory_bound",
-                kind=bound["kind"],
-                bindings=bound["bindings"],
-                request=bound["request"],
-            )
-        )
-    writer(
-        IntentParsed(
-            event="intent",
-            parser=intent["parser"],
-            sub_intents=[
-                {"id": s["id"], "text": s["text"], "action": s["action"]}
-                for s in intent["sub_intents"]
-            ],
-        )
-    )
-    return {
-        "intent": intent,
-        "request": "",
-        "turn": turn,
-        "memory": memory,
-        "run_id": derive_run_id(context, config, said, turn),
-        "plan": [],
-        "results": Overwrite({}),
-        "history": Overwrite([]),
-        "candidates": {},
-        "agent_ranking": {},
-        "retrieval_rounds": 0,
-        "alignment_rounds": 0,
-        "clarifications": {},
-        "pending_question": None,
-        "retry_subintents": [],
-        "decisions": {},
-        "excluded_tools": {},
-        "approvals": {},
-        "awaiting_reconcile": [],
-        "reconciled": [],
-        "gaps": [],
-        "answer": "",
-    }
-
-
-async def clarify(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Ask the user for a missing value (``interrupt``); the answer becomes an entity.
-
-    Nothing runs before ``interrupt()``: on resume this node starts again from its first
-    line. Resume with ``Command(resume="value")`` (or ``{"value": ...}``).
-
-    Reads ``pending_question``; writes ``clarifications``, ``pending_question``.
-    """
-    question = state.get("pending_question") or {}
-    writer = get_stream_writer()
-    writer(
-        ClarificationAsked(
-            event="clarification_asked",
-            sub_intent=str(question.get("sub_intent", "")),
-            param=str(question.get("param", "")),
-            tool_id=str(question.get("tool_id", "")),
-            question=str(question.get("question", "")),
-        )
-    )
-    answer = interrupt({"type": "clarification", **question})
-    if isinstance(answer, dict):
-        answer = answer.get("value", answer.get("answer"))
-    writer(
-        ClarificationAnswered(
-            event="clarification_answered",
-            sub_intent=str(question.get("sub_intent", "")),
-            param=str(question.get("param", "")),
-            value=answer,
-        )
-    )
-    key = f"{question.get('sub_intent')}.{question.get('param')}"
-    clarifications = {**(state.get("clarifications") or {}), key: answer}
-    return {"clarifications": clarifications, "pending_question": None}
