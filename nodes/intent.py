@@ -15,7 +15,6 @@ from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
-from langgraph.types import Overwrite
 
 from nodes.context import Context, resolve_context
 from nodes.events import IntentParsed, MemoryBound, NodeStarted
@@ -23,7 +22,7 @@ from nodes.memory import bind_references, repeat_request, updated_memory
 from nodes.parsing import IntentParseError, IntentParser
 from nodes.parsing.llm import LLMIntentParser
 from nodes.parsing.rules import RuleIntentParser
-from nodes.state import Intent, ZState
+from nodes.state import Intent, ZState, fresh_turn
 from stores.language.entities import extract_entities
 from stores.secrets import SECRETS, secrets_in_text
 
@@ -108,8 +107,8 @@ async def parse_intent(
     entities; references ("that order", "it") bind earlier outputs as entities.
 
     Reads ``request`` / ``messages``, ``intent``, ``plan``, ``results``, ``memory``, ``turn``;
-    writes ``intent``, ``run_id``, ``turn``, ``memory`` and resets the per-turn keys
-    (``plan``, ``results``, ``candidates``, ...).
+    writes ``intent``, ``run_id``, ``turn``, ``memory`` and resets every other per-turn key
+    (``nodes.state.fresh_turn``).
     """
     context = resolve_context(runtime)
     writer = get_stream_writer()
@@ -171,26 +170,9 @@ async def parse_intent(
         )
     )
     return {
+        **fresh_turn(),
         "intent": intent,
-        "request": "",
         "turn": turn,
         "memory": memory,
         "run_id": derive_run_id(context, config, said, turn),
-        "plan": [],
-        "results": Overwrite({}),
-        "history": Overwrite([]),
-        "candidates": {},
-        "agent_ranking": {},
-        "retrieval_rounds": 0,
-        "alignment_rounds": 0,
-        "clarifications": {},
-        "pending_question": None,
-        "retry_subintents": [],
-        "decisions": {},
-        "excluded_tools": {},
-        "approvals": {},
-        "awaiting_reconcile": [],
-        "reconciled": [],
-        "gaps": [],
-        "answer": "",
     }

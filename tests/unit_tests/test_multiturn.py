@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 import pytest
-from langgraph.types import Command
+from langgraph.types import Command, Overwrite
 
 from nodes.memory import remember_turn, repeat_request
+from nodes.state import THREAD_KEYS, ZState, fresh_turn
 from tests.unit_tests.test_pipeline import World
 
 
@@ -99,3 +100,26 @@ def test_repeat_patterns_and_memory_digest() -> None:
     assert repeat_request("create the same product twice", memory) is None
     assert repeat_request("do the same for account 654321", []) is None
     assert remember_turn({}) is None  # type: ignore[typeddict-item]
+
+
+async def test_a_chit_chat_turn_after_a_tool_run_starts_fresh(world: World) -> None:
+    first, _ = await world.run({"request": "create an order for account 123456"}, "chat")
+    assert first["token_ledger"] and first["plan"] and first["candidates"]
+    state, _ = await world.run({"request": "hello"}, "chat")
+    assert [s["action"] for s in state["intent"]["sub_intents"]] == ["direct_answer"]
+    # "hello" skips retrieval: nothing of the tool run may show through as this turn's.
+    assert state["token_ledger"] == {}
+    assert state["plan"] == [] and state["results"] == {} and state["candidates"] == {}
+    assert state["awaiting_approval"] == [] and state["gaps"] == []
+
+
+def test_fresh_turn_resets_every_per_turn_key_of_the_state() -> None:
+    declared = set(get_type_hints(ZState))
+    assert THREAD_KEYS == {"messages", "turn", "memory"} and THREAD_KEYS <= declared
+    fresh = fresh_turn()
+    assert set(fresh) == declared - THREAD_KEYS
+    for key, value in fresh.items():
+        assert (value.value if isinstance(value, Overwrite) else value) in ({}, [], "", 0, None), key
+    # Keys with a reducer are replaced, never merged with the previous turn's values.
+    assert isinstance(fresh["results"], Overwrite) and isinstance(fresh["history"], Overwrite)
+    assert fresh_turn()["plan"] is not fresh["plan"]
