@@ -23,6 +23,7 @@ from typing import Any
 from nodes.binding import find_named_value
 from nodes.state import FollowUp, Intent, TurnMemory, ZState
 from stores.language.entities import extract_entities
+from stores.language.identifiers import singular
 from stores.language.lexicon import Lexicon
 
 MEMORY_TURNS = 8
@@ -104,7 +105,7 @@ def _object_value(
     noun: str, memory: Sequence[TurnMemory], lexicon: Lexicon
 ) -> tuple[str, Any, int] | None:
     """The latest output field naming ``noun`` (``order`` → ``order_id``), newest turn first."""
-    noun = noun.lower().rstrip("s") if noun.lower().endswith("s") and len(noun) > 3 else noun
+    noun = singular(noun.lower())  # "those orders" → order; "that address" stays address
     canonical = lexicon.canonical(noun, "object") or noun
     for turn in reversed(memory):
         for key in reversed(list(turn["outputs"])):

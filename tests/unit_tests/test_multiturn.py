@@ -8,8 +8,10 @@ from typing import Any, get_type_hints
 import pytest
 from langgraph.types import Command, Overwrite
 
-from nodes.memory import remember_turn, repeat_request
+from nodes.memory import bind_references, remember_turn, repeat_request, updated_memory
+from nodes.parsing.rules import RuleIntentParser
 from nodes.state import THREAD_KEYS, ZState, fresh_turn
+from stores.language.lexicon import Lexicon
 from tests.unit_tests.test_pipeline import World
 
 
@@ -123,3 +125,26 @@ def test_fresh_turn_resets_every_per_turn_key_of_the_state() -> None:
     # Keys with a reducer are replaced, never merged with the previous turn's values.
     assert isinstance(fresh["results"], Overwrite) and isinstance(fresh["history"], Overwrite)
     assert fresh_turn()["plan"] is not fresh["plan"]
+
+
+def test_that_address_binds_the_address_an_earlier_turn_created() -> None:
+    parser = RuleIntentParser()
+    ended: Any = {
+        "turn": 1,
+        "intent": parser.parse("add a home address for user 7"),
+        "plan": [{"call_id": "s1.core"}],
+        "results": {
+            "s1.core": {
+                "status": "ok",
+                "args": {"user_id": 7, "label": "home"},
+                "output": {"address_id": 31, "user_id": 7, "label": "home"},
+            }
+        },
+    }
+    memory = updated_memory(ended)
+    assert memory[-1]["outputs"] == {"user_id": 7, "address_id": 31}
+    intent = parser.parse("ship order 5 to that address")
+    bind_references(intent, memory, Lexicon.default())
+    follow_up = intent.get("follow_up")
+    assert follow_up is not None and follow_up["bindings"] == {"address_id": 31}
+    assert intent["sub_intents"][0]["entities"]["address_id"] == 31
