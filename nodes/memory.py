@@ -23,12 +23,11 @@ from typing import Any
 from nodes.binding import find_named_value
 from nodes.state import FollowUp, Intent, TurnMemory, ZState
 from stores.language.entities import extract_entities
-from stores.language.identifiers import singular
+from stores.language.identifiers import is_identifier_name, singular
 from stores.language.lexicon import Lexicon
 
 MEMORY_TURNS = 8
 MEMORY_ANSWER_CHARS = 400
-IDENTIFIER_FIELD = re.compile(r"(?:^id$|_id$|_number$|_no$|_code$|_key$|_ref$|Id$)")
 # "that order", "this user", "the same coupon", "the previous order", "the new product".
 REFERENCE = re.compile(
     r"\b(?:that|this|those|these|the\s+same|the\s+previous|the\s+last|the\s+new|"
@@ -57,7 +56,7 @@ def _identifier_fields(record: Any) -> dict[str, Any]:
     return {
         str(key): value
         for key, value in record.items()
-        if _scalar(value) and IDENTIFIER_FIELD.search(str(key))
+        if _scalar(value) and is_identifier_name(str(key))
     }
 
 

@@ -39,6 +39,7 @@ from nodes.parsing.splitting import (
 from nodes.state import Action, Entities, Intent, SubIntent
 from stores.language.detect import guess_non_english
 from stores.language.entities import extract_entities, scan_entities
+from stores.language.identifiers import identifier_base
 from stores.language.keywords import extract_keywords, token_spans
 from stores.language.lexicon import Lexicon, TermMatch
 
@@ -537,8 +538,7 @@ class RuleIntentParser:
         for key, value in entities.items():
             if not isinstance(value, str):
                 continue
-            stem = key[:-3] if key.endswith("_id") else key
-            stem = stem.split("_")[0] if stem.endswith(("_number", "_code", "_no")) else stem
+            stem = identifier_base(key)
             if stem == obj or self.lexicon.canonical(stem, "object") == obj:
                 return True
         return False
@@ -548,7 +548,7 @@ class RuleIntentParser:
         for key, value in source["entities"].items():
             if key in entities or not isinstance(value, str):
                 continue
-            stem = key[:-3] if key.endswith("_id") else key
+            stem = identifier_base(key)
             if stem == obj or self.lexicon.canonical(stem, "object") == obj:
                 entities[key] = value
 

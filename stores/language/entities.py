@@ -51,6 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from stores.language.identifiers import is_identifier_name
 from stores.language.keywords import STOPWORDS, lemmatize
 from stores.language.lexicon import Lexicon
 from stores.language.pairs import _extract_pairs, _typed_value
@@ -672,7 +673,7 @@ def _collect_ids(scan: _Scan) -> list[str]:
             ids.append(token.text)
     ids.extend(scan.ids)
     for key, value in scan.named.items():
-        if isinstance(value, str) and (key.endswith("_id") or key == "id") and value:
+        if isinstance(value, str) and is_identifier_name(key) and value:
             ids.append(value)
     return list(dict.fromkeys(ids))
 

@@ -148,3 +148,20 @@ def test_that_address_binds_the_address_an_earlier_turn_created() -> None:
     follow_up = intent.get("follow_up")
     assert follow_up is not None and follow_up["bindings"] == {"address_id": 31}
     assert intent["sub_intents"][0]["entities"]["address_id"] == 31
+
+
+def test_memory_keeps_the_fields_the_identifier_rule_names() -> None:
+    ended: Any = {
+        "turn": 1,
+        "intent": RuleIntentParser().parse("create a delivery for order 5"),
+        "plan": [{"call_id": "s1.core"}],
+        "results": {
+            "s1.core": {
+                "status": "ok",
+                "args": {"order_id": 5},
+                "output": {"deliveryId": 9, "trackingNumber": "T1", "label": "home", "paid": 1},
+            }
+        },
+    }
+    outputs = updated_memory(ended)[-1]["outputs"]
+    assert outputs == {"order_id": 5, "deliveryId": 9, "trackingNumber": "T1"}
