@@ -1,4 +1,8 @@
-"""Chit-chat the rule parser answers without a tool: greetings, thanks, help, arithmetic."""
+"""Chit-chat the rule parser answers without a tool: greetings, thanks, help, arithmetic.
+
+The greeting and the capability answer describe the domain: they come from the domain
+vocabulary (``stores/language/data/vocabulary.yaml``).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from stores.language.vocabulary import domain_vocabulary
 
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|hiya|yo|greetings|good\s+(?:morning|afternoon|evening|day)|howdy)"
@@ -44,18 +50,7 @@ _ARITHMETIC_WORDS = [
 ]
 _ARITHMETIC_TEXT = re.compile(r"[\d\s.+\-*/()%]+")
 
-GREETING_ANSWER = (
-    "Hello! I create and look up test data for the e-commerce and delivery platform (users, "
-    "shops, products, orders, payments, coupons, deliveries, reviews, refunds, memberships). "
-    "What would you like to do?"
-)
 THANKS_ANSWER = "You're welcome!"
-CAPABILITY_ANSWER = (
-    "I turn requests about test data into tool calls on the platform: users and accounts, "
-    "addresses, shops, products and SKUs, inventory, carts, orders and their statuses, "
-    "payments, coupons, deliveries and riders, reviews, refunds and memberships. For example: "
-    "'create a product, place an order for account 123456 and advance it to pending payment'."
-)
 
 _BINARY_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -117,11 +112,11 @@ def chit_chat(clause: str) -> ChitChat | None:
     if not text:
         return None
     if _GREETING.match(text):
-        return ChitChat("greeting", GREETING_ANSWER)
+        return ChitChat("greeting", domain_vocabulary().greeting_answer)
     if _THANKS.match(text):
         return ChitChat("thanks", THANKS_ANSWER)
     if _CAPABILITY.match(text):
-        return ChitChat("capability", CAPABILITY_ANSWER)
+        return ChitChat("capability", domain_vocabulary().capability_answer)
     arithmetic = _arithmetic_answer(text)
     if arithmetic is not None:
         return ChitChat("arithmetic", arithmetic)

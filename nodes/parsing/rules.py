@@ -14,7 +14,11 @@ How ``depends_on`` is filled (simple and predictable, the planner refines it):
    sub-intent whose target is that object ("place an order ..., advance the order"), unless
    the clause creates another one of that object.
 3. A clause that creates an object depends on earlier sub-intents that created what it
-   consumes (`CONSUMES`: an order consumes a product, a user, an address, a coupon ...).
+   consumes (``consumes`` in the domain vocabulary: an order consumes a product, a user, an
+   address, a coupon ...).
+
+The domain's words (what an object consumes, which operations need an instance, the
+categories ...) come from the domain vocabulary, ``stores/language/data/vocabulary.yaml``.
 """
 
 from __future__ import annotations
@@ -30,11 +34,9 @@ from nodes.parsing.formats import detect_output_format
 from nodes.parsing.splitting import (
     DETERMINERS,
     LEADING_FILLERS,
-    NOUN_VERBS,
     PREPOSITIONS,
     QUOTED,
     ClauseSplitter,
-    order_as_verb,
 )
 from nodes.state import Action, Entities, Intent, SubIntent
 from stores.language.detect import guess_non_english
@@ -42,8 +44,9 @@ from stores.language.entities import extract_entities, scan_entities
 from stores.language.identifiers import identifier_base
 from stores.language.keywords import extract_keywords, token_spans
 from stores.language.lexicon import Lexicon, TermMatch
+from stores.language.vocabulary import domain_vocabulary
 
-__all__ = ["CONSUMES", "RuleIntentParser", "parse_request"]
+__all__ = ["RuleIntentParser", "parse_request"]
 
 
 def parse_request(request: str, parser: IntentParser | None = None) -> Intent:
@@ -63,51 +66,7 @@ def parse_request(request: str, parser: IntentParser | None = None) -> Intent:
     return (parser or RuleIntentParser()).parse(request)
 
 
-# --- domain knowledge -------------------------------------------------------------------------
-
-CONSUMES: dict[str, frozenset[str]] = {
-    "order": frozenset({"product", "sku", "user", "address", "coupon", "cart", "shop"}),
-    "payment": frozenset({"order"}),
-    "delivery": frozenset({"order", "address", "rider", "shop"}),
-    "review": frozenset({"order", "product"}),
-    "refund": frozenset({"order", "payment"}),
-    "product": frozenset({"shop", "category"}),
-    "sku": frozenset({"product"}),
-    "inventory": frozenset({"product", "sku"}),
-    "cart": frozenset({"product", "sku", "user"}),
-    "address": frozenset({"user"}),
-    "membership": frozenset({"user"}),
-    "wallet": frozenset({"user"}),
-    "invoice": frozenset({"order", "payment"}),
-}
-"""What creating an object uses: a created product feeds a later "create an order"."""
-
-_CATEGORY_OF: dict[str, str] = {
-    "order": "order", "cart": "order", "payment": "payment", "invoice": "payment",
-    "wallet": "payment", "refund": "refund", "product": "product", "sku": "product",
-    "category": "product", "inventory": "product", "shop": "shop", "user": "user",
-    "address": "user", "token": "user", "notification": "user", "points": "membership",
-    "membership": "membership", "coupon": "coupon", "delivery": "delivery",
-    "rider": "delivery", "review": "review", "status": "order",
-}  # fmt: skip
-_OPERATION_CATEGORY = {"pay": "payment", "refund": "refund", "ship": "delivery"}
-
-# Operations on one existing object: without an id, a reference or a producer, ask.
-_INSTANCE_OPERATIONS = frozenset(
-    {"cancel", "delete", "update", "advance", "pay", "refund", "ship", "redeem", "assign"}
-)
-_NO_INSTANCE_OBJECTS = frozenset({"status", "category", "token", "notification", ""})
-_PERSON_OBJECTS = frozenset({"user"})
-_GIVING_OPERATIONS = frozenset({"issue", "refund", "assign"})
-_CONTAINERS = frozenset({"cart", "inventory", "wallet"})
-
-_NOMINALIZATIONS = {
-    "creation": "create", "deletion": "delete", "removal": "delete", "cancellation": "cancel",
-    "modification": "update", "registration": "create", "generation": "create",
-    "issuance": "issue", "issuing": "issue", "assignment": "assign", "verification": "verify",
-    "validation": "verify", "redemption": "redeem", "retrieval": "get", "activation": "create",
-    "renewal": "create", "shipping": "ship", "lookup": "get",
-}  # fmt: skip
+# --- words -----------------------------------------------------------------------------------
 
 _PERSON_PRONOUNS = frozenset({"them", "their", "they", "him", "her", "his", "he", "she"})
 _THING_PRONOUNS = frozenset({"it", "its"})
@@ -116,10 +75,6 @@ _QUANTIFIERS = frozenset(
     these those""".split()
 )
 _INDEFINITES = frozenset({"a", "an", "any", "some", "another", "new", "one"})
-# What one issues to a person; "giving" anything else creates it for them.
-_GIVEN_OBJECTS = frozenset(
-    {"coupon", "template", "points", "invoice", "refund", "token", "notification"}
-)
 _INTERROGATIVES = frozenset(
     "what which who whom whose how when where were was is are did does do has have".split()
 )
@@ -157,7 +112,8 @@ class RuleIntentParser:
 
     def __init__(self, lexicon: Lexicon | None = None) -> None:
         self.lexicon = lexicon or Lexicon.default()
-        self.splitter = ClauseSplitter(self.lexicon)
+        self.vocabulary = domain_vocabulary()
+        self.splitter = ClauseSplitter(self.lexicon, self.vocabulary)
 
     # public ---------------------------------------------------------------------------------
 
@@ -265,15 +221,16 @@ class RuleIntentParser:
         if not operation and order_verb_at is not None:
             operation = "create"
         if not operation:
-            operation = next((_NOMINALIZATIONS[t] for t in tokens if t in _NOMINALIZATIONS), "")
+            nominal = self.vocabulary.nominalizations
+            operation = next((nominal[t] for t in tokens if t in nominal), "")
         objects = [m for m in object_terms if m.canonical != "status"] or object_terms
         possessors = _possessors(masked, spans, objects)
         target = self._choose_target(
             tokens, operation, operation_match, objects, relative_start, possessors
         )
         if order_verb_at is not None and operation == "create" and operation_match is None:
-            target = NOUN_VERBS[tokens[order_verb_at]]
-        if operation == "pay" and target in {"product", "sku"}:
+            target = self.vocabulary.noun_verbs[tokens[order_verb_at]]
+        if operation == "pay" and target in self.vocabulary.product_objects:
             # One pays for orders: "buy the product" places an order for it.
             operation, target = "create", "order"
         clause.explicit_operation = bool(operation)
@@ -330,7 +287,7 @@ class RuleIntentParser:
             operation, target = "create", "order"
         if operation == "restock":
             operation, target = "create", "inventory"  # restocking adds inventory
-        if operation == "issue" and target and target not in _GIVEN_OBJECTS:
+        if operation == "issue" and target and target not in self.vocabulary.given_objects:
             operation = "create"  # "give them an address", "give her a gold membership"
         match = next((m for m in objects if m.canonical == target), None)
         if match is None:
@@ -355,14 +312,14 @@ class RuleIntentParser:
         index = 0
         while index < len(tokens) and tokens[index] in LEADING_FILLERS:
             index += 1
-        if order_as_verb(tokens, index):
+        if self.splitter.order_as_verb(tokens, index):
             return index
         # "Using account 123456, order product 3": the verb after a leading phrase.
         for position in range(index + 1, len(tokens)):
             if (
                 tokens[position] == "order"
                 and tokens[position - 1] not in DETERMINERS | PREPOSITIONS
-                and order_as_verb(tokens, position)
+                and self.splitter.order_as_verb(tokens, position)
             ):
                 return position
         return None
@@ -406,7 +363,7 @@ class RuleIntentParser:
             for match in after:
                 preceding = tokens[match.start - 1] if match.start > 0 else ""
                 preceding2 = tokens[match.start - 2] if match.start > 1 else ""
-                if match.canonical in _CONTAINERS and (
+                if match.canonical in self.vocabulary.containers and (
                     preceding in {"to", "into", "in"}
                     or preceding2 in {"to", "into", "in"}
                     or _after_preposition(tokens, match.start, {"to", "into", "in"})
@@ -415,8 +372,9 @@ class RuleIntentParser:
         while len(after) > 1 and after[0] in possessors:
             after = after[1:]  # "user 42's wallet": the wallet is acted on
         first = after[0].canonical
-        if operation in _GIVING_OPERATIONS and first in _PERSON_OBJECTS:
-            others = [m.canonical for m in after[1:] if m.canonical not in _PERSON_OBJECTS]
+        people = self.vocabulary.person_objects
+        if operation in self.vocabulary.giving_operations and first in people:
+            others = [m.canonical for m in after[1:] if m.canonical not in people]
             if others:
                 return others[0]
         return first
@@ -432,6 +390,7 @@ class RuleIntentParser:
     # linking ----------------------------------------------------------------------------------
 
     def _link(self, clauses: Sequence[_Clause]) -> list[SubIntent]:
+        people, consumes = self.vocabulary.person_objects, self.vocabulary.consumes
         subs: list[SubIntent] = []
         for index, clause in enumerate(clauses):
             sub_id = f"s{index + 1}"
@@ -447,7 +406,7 @@ class RuleIntentParser:
             referent: tuple[SubIntent, _Clause] | None = None
             if clause.person_pronoun:
                 referent = next(
-                    (p for p in reversed(earlier_tasks) if p[1].target in _PERSON_OBJECTS),
+                    (p for p in reversed(earlier_tasks) if p[1].target in people),
                     None,
                 ) or (earlier_tasks[-1] if earlier_tasks else None)
             if referent is None and (clause.thing_pronoun or not target) and earlier_tasks:
@@ -466,8 +425,8 @@ class RuleIntentParser:
                 target = next((c.target for c in clauses[index + 1 :] if c.target), "")
 
             if operation == "pay" and (
-                clause.target in {"product", "sku"}
-                or (target in {"product", "sku"} and clause.thing_pronoun)
+                clause.target in self.vocabulary.product_objects
+                or (target in self.vocabulary.product_objects and clause.thing_pronoun)
             ):
                 operation, target = "create", "order"  # "buy product 5", not "... check out"
             mentioned = list(dict.fromkeys([*([target] if target else []), *clause.objects]))
@@ -487,12 +446,12 @@ class RuleIntentParser:
                 if producer is not None:
                     depends.append(producer[0]["id"])
                     self._inherit_ids(entities, producer[0], obj)
-            if operation == "create" and target in CONSUMES:
+            if operation == "create" and target in consumes:
                 for sub, _ in earlier_tasks:
                     consumed = sub["target"]
                     if (
                         sub["operation"] == "create"
-                        and consumed in CONSUMES[target]
+                        and consumed in consumes[target]
                         and not self._has_id_for(entities, consumed)
                     ):
                         depends.append(sub["id"])
@@ -501,8 +460,11 @@ class RuleIntentParser:
             question: str | None = None
             if (
                 action == "call_api"
-                and operation in _INSTANCE_OPERATIONS
-                and (target not in _NO_INSTANCE_OBJECTS or (not target and referent is None))
+                and operation in self.vocabulary.instance_operations
+                and (
+                    (target and target not in self.vocabulary.no_instance_objects)
+                    or (not target and referent is None)
+                )
                 and not depends
                 and not clause.has_values
                 and not clause.quantified
@@ -552,15 +514,16 @@ class RuleIntentParser:
             if stem == obj or self.lexicon.canonical(stem, "object") == obj:
                 entities[key] = value
 
-    @staticmethod
-    def _category(sub_intents: Sequence[SubIntent]) -> str:
+    def _category(self, sub_intents: Sequence[SubIntent]) -> str:
+        categories = self.vocabulary.categories
+        by_operation = self.vocabulary.operation_categories
         for sub in sub_intents:
             if sub["action"] == "direct_answer":
                 continue
-            if sub["target"] in _CATEGORY_OF:
-                return _CATEGORY_OF[sub["target"]]
-            if sub["operation"] in _OPERATION_CATEGORY:
-                return _OPERATION_CATEGORY[sub["operation"]]
+            if sub["target"] in categories:
+                return categories[sub["target"]]
+            if sub["operation"] in by_operation:
+                return by_operation[sub["operation"]]
         return "general"
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from nodes.parsing.chitchat import chit_chat
 from stores.language.keywords import lemmatize, token_spans
 from stores.language.lexicon import Lexicon, TermMatch
+from stores.language.vocabulary import DomainVocabulary
 
 LEADING_FILLERS = frozenset(
     """please pls kindly also then and finally lastly first firstly second secondly third next
@@ -23,12 +24,6 @@ LEADING_FILLERS = frozenset(
 )
 DETERMINERS = frozenset(
     "a an the this that these those my your his her its our their each every some any".split()
-)
-# Nouns that are verbs at the start of a clause, with the object they create.
-NOUN_VERBS = {"order": "order", "reorder": "order", "review": "review"}
-# What "order X" buys: after these nouns "order" is a verb ("order product 2").
-_ORDERABLE = frozenset(
-    "product products item items sku skus variant variants unit units goods merchandise".split()
 )
 _COUNT_WORDS = frozenset(
     """two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty
@@ -108,10 +103,12 @@ class ClauseSplitter:
 
     Args:
         lexicon: Synonym lexicon that says which words are operations and objects.
+        vocabulary: Domain vocabulary that says which nouns are also verbs ("order it").
     """
 
-    def __init__(self, lexicon: Lexicon) -> None:
+    def __init__(self, lexicon: Lexicon, vocabulary: DomainVocabulary) -> None:
         self.lexicon = lexicon
+        self.vocabulary = vocabulary
 
     def split(self, text: str) -> list[str]:
         """Split a request into clauses in execution order (see the module docstring).
@@ -251,7 +248,7 @@ class ClauseSplitter:
         if not spans:
             return False
         tokens = [t for *_, t in spans]
-        if order_as_verb(tokens, 0):
+        if self.order_as_verb(tokens, 0):
             return True
         matches = self.lexicon.find_terms(tokens[:4])
         if not matches or matches[0].start != 0 or matches[0].kind != "operation":
@@ -265,7 +262,7 @@ class ClauseSplitter:
         if any(t in {"ordering", "ordered"} for t in tokens):
             return True
         return any(
-            order_as_verb(tokens, index)
+            self.order_as_verb(tokens, index)
             and (index == 0 or tokens[index - 1] not in DETERMINERS | PREPOSITIONS)
             for index in range(len(tokens))
         )
@@ -282,35 +279,35 @@ class ClauseSplitter:
         last = tokens[match.stop - 1]
         return last.endswith("s") and lemmatize(last, self.lexicon.vocabulary) != last
 
-
-def order_as_verb(tokens: Sequence[str], index: int) -> bool:
-    """Whether a noun is used as a verb: "order it", "order 3 mugs", "review order 17"."""
-    if index >= len(tokens) or tokens[index] not in NOUN_VERBS:
+    def order_as_verb(self, tokens: Sequence[str], index: int) -> bool:
+        """Whether a noun is used as a verb: "order it", "order 3 mugs", "review order 17"."""
+        if index >= len(tokens) or tokens[index] not in self.vocabulary.noun_verbs:
+            return False
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if following in {
+            "a",
+            "an",
+            "it",
+            "them",
+            "one",
+            "some",
+            "another",
+            "more",
+            "this",
+            "that",
+            "something",
+            "these",
+            "those",
+        }:
+            return True
+        orderable = self.vocabulary.orderable
+        if following in orderable or following in _COUNT_WORDS:
+            return True  # "order product 2", "order three units of ..."
+        if following == "the" and index + 2 < len(tokens) and tokens[index + 2] in orderable:
+            return True  # "order the product for account 654321"
+        if tokens[index] == "review" and following in {"the", "order", "product", "my", "their"}:
+            return True
+        if following.isdigit() and index + 2 < len(tokens):
+            after = tokens[index + 2]
+            return after.endswith("s") and not after.isdigit() and after not in {"status"}
         return False
-    following = tokens[index + 1] if index + 1 < len(tokens) else ""
-    if following in {
-        "a",
-        "an",
-        "it",
-        "them",
-        "one",
-        "some",
-        "another",
-        "more",
-        "this",
-        "that",
-        "something",
-        "these",
-        "those",
-    }:
-        return True
-    if following in _ORDERABLE or following in _COUNT_WORDS:
-        return True  # "order product 2", "order three units of ..."
-    if following == "the" and index + 2 < len(tokens) and tokens[index + 2] in _ORDERABLE:
-        return True  # "order the product for account 654321"
-    if tokens[index] == "review" and following in {"the", "order", "product", "my", "their"}:
-        return True
-    if following.isdigit() and index + 2 < len(tokens):
-        after = tokens[index + 2]
-        return after.endswith("s") and not after.isdigit() and after not in {"status"}
-    return False

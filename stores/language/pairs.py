@@ -15,7 +15,7 @@ from stores.language.vocabulary import (
     _INT_KEYS,
     _KNOWN_PAIR_KEYS,
     _NUMBER_WORDS,
-    STATUS_VALUES,
+    domain_vocabulary,
 )
 
 # --- pairs, ids, numbers ----------------------------------------------------------------------
@@ -79,5 +79,5 @@ def _typed_value(key: str, value: str) -> Any:
             return int(_read_number_words(tokens, 0)[0])
     if key == "status":
         phrase = " ".join(cleaned.lower().replace("_", " ").replace("-", " ").split())
-        return STATUS_VALUES.get(phrase, phrase.replace(" ", "_"))
+        return domain_vocabulary().statuses.get(phrase, phrase.replace(" ", "_"))
     return cleaned
