@@ -1,4 +1,8 @@
-"""clarify, an interrupt: ask the user for a value the plan needs and cannot find."""
+"""clarify, an interrupt: ask the user for a value the plan needs and cannot find.
+
+Reads: pending_question, clarifications.
+Writes: clarifications, pending_question.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +23,8 @@ async def clarify(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
     Nothing runs before ``interrupt()``: on resume this node starts again from its first
     line. Resume with ``Command(resume="value")`` (or ``{"value": ...}``).
 
-    Reads ``pending_question``; writes ``clarifications``, ``pending_question``.
+    Reads: pending_question, clarifications.
+    Writes: clarifications, pending_question.
     """
     question = state.get("pending_question") or {}
     writer = get_stream_writer()

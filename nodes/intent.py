@@ -3,6 +3,12 @@
 A turn starts here: the turn that just ended is folded into the thread's memory, the request
 is read against it (`nodes.memory`: a repeat, or references to earlier outputs), parsed with
 the rule parser or a chat model (`nodes.parsing`), and every per-turn key is reset.
+
+Reads: request, messages, intent, plan, results, answer, turn, memory.
+Writes: intent, run_id, turn, memory, request, answer, plan, results, history, token_ledger,
+gaps, candidates, agent_ranking, retrieval_rounds, alignment_rounds, clarifications,
+pending_question, retry_subintents, decisions, excluded_tools, approvals, awaiting_approval,
+awaiting_reconcile, reconciled.
 """
 
 from __future__ import annotations
@@ -106,9 +112,14 @@ async def parse_intent(
     repeat ("do the same for account 654321") re-runs the previous request with the new
     entities; references ("that order", "it") bind earlier outputs as entities.
 
-    Reads ``request`` / ``messages``, ``intent``, ``plan``, ``results``, ``memory``, ``turn``;
-    writes ``intent``, ``run_id``, ``turn``, ``memory`` and resets every other per-turn key
-    (``nodes.state.fresh_turn``).
+    Every per-turn key it does not compute gets its fresh value (``nodes.state.fresh_turn``);
+    the request comes from ``request``, else the last human message.
+
+    Reads: request, messages, intent, plan, results, answer, turn, memory.
+    Writes: intent, run_id, turn, memory, request, answer, plan, results, history, token_ledger,
+    gaps, candidates, agent_ranking, retrieval_rounds, alignment_rounds, clarifications,
+    pending_question, retry_subintents, decisions, excluded_tools, approvals, awaiting_approval,
+    awaiting_reconcile, reconciled.
     """
     context = resolve_context(runtime)
     writer = get_stream_writer()
