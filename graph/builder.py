@@ -23,9 +23,10 @@ from langgraph.graph import END, START, StateGraph
 from graph.deps import Deps, LazyLexicon
 from graph.routes import route_after_alignment, route_after_parse, route_after_plan, route_wave
 from nodes.align import check_alignment
+from nodes.clarify import clarify
 from nodes.context import Context
 from nodes.execute import approve, call_tool, execute, reconcile
-from nodes.intake import clarify, parse_intent
+from nodes.intent import parse_intent
 from nodes.normalize import normalize
 from nodes.plan import Planner, plan
 from nodes.retrieve import retrieve

@@ -1,4 +1,8 @@
-"""normalize: the lexicon's canonical terms for operations, objects and entity keys."""
+"""normalize: the lexicon's canonical terms for operations, objects and entity keys.
+
+Reads: intent.
+Writes: intent.
+"""
 
 from __future__ import annotations
 
@@ -64,6 +68,7 @@ async def normalize(
 ) -> dict[str, Any]:
     """Fold synonyms into canonical terms.
 
-    Reads ``intent``; writes ``intent``.
+    Reads: intent.
+    Writes: intent.
     """
     return {"intent": normalize_intent(state["intent"], lexicon)}

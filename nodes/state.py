@@ -7,10 +7,24 @@ reducer.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+import functools
+import types
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    TypedDict,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from langgraph.types import Overwrite
 
 from stores.execution.executor import ToolCallResult
 
@@ -50,7 +64,7 @@ class SubIntent(TypedDict):
 
 
 class FollowUp(TypedDict):
-    """How a follow-up request was read against earlier turns (``nodes.intake``).
+    """How a follow-up request was read against earlier turns (``nodes.memory``).
 
     ``kind`` is ``reference`` ("cancel that order": ``bindings`` maps the entity names it
     added, e.g. ``order_id``, to earlier outputs) or ``repeat`` ("do the same for account
@@ -171,7 +185,11 @@ class OutputState(TypedDict, total=False):
 
 
 class ZState(InputState, OutputState, total=False):
-    """The whole state of one run."""
+    """The whole state of one run.
+
+    Every key is per-turn (a new request starts it afresh, see `fresh_turn`) except the
+    thread's own keys, `THREAD_KEYS`.
+    """
 
     run_id: str
     candidates: dict[str, list[Candidate]]
@@ -190,3 +208,47 @@ class ZState(InputState, OutputState, total=False):
     history: Annotated[list[CallResult], add_lists]
     turn: int
     memory: list[TurnMemory]
+
+
+THREAD_KEYS = frozenset({"messages", "turn", "memory"})
+"""Keys of `ZState` that live across the turns of a thread; every other key is per-turn."""
+
+
+@functools.cache
+def _per_turn_hints() -> tuple[tuple[str, Any], ...]:
+    hints = get_type_hints(ZState, include_extras=True)
+    return tuple((key, hint) for key, hint in hints.items() if key not in THREAD_KEYS)
+
+
+def _empty(key: str, hint: Any) -> Any:
+    """The value of ``key`` before anything in a turn wrote it, derived from its type."""
+    origin = get_origin(hint)
+    if origin is Annotated:
+        inner, *metadata = get_args(hint)
+        value = _empty(key, inner)
+        # A key with a reducer would merge the reset into the old value: replace it instead.
+        return Overwrite(value) if any(callable(m) for m in metadata) else value
+    if origin in (Union, types.UnionType) and type(None) in get_args(hint):
+        return None
+    if origin is list:
+        return []
+    if origin is dict:
+        return {}
+    if hint in (str, int, float, bool):
+        return hint()
+    if is_typeddict(hint):
+        return None  # a record of the turn (the intent): none yet
+    raise TypeError(
+        f"ZState key {key!r} has type {hint!r}, which has no empty value: give it a list, "
+        "dict, scalar or optional type, or add it to THREAD_KEYS if it outlives a turn"
+    )
+
+
+def fresh_turn() -> dict[str, Any]:
+    """The reset value of every per-turn key of `ZState` (all but `THREAD_KEYS`).
+
+    Derived from the state declaration, so a key added to `ZState` is reset with the others:
+    empty lists, dicts and strings, zero counters, None for optional values and records, and
+    ``Overwrite`` for keys with a reducer. ``parse_intent`` starts each turn with it.
+    """
+    return {key: _empty(key, hint) for key, hint in _per_turn_hints()}

@@ -378,7 +378,7 @@ def retrieval_queries(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]
     A step's text is the clause of the request that names the tool's object when exactly one
     clause does, else the whole request.
     """
-    from nodes.intent import RuleIntentParser
+    from nodes.parsing.rules import RuleIntentParser
 
     splitter = RuleIntentParser()
     queries = []

@@ -51,28 +51,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from stores.language.identifiers import is_identifier_name
 from stores.language.keywords import STOPWORDS, lemmatize
 from stores.language.lexicon import Lexicon
 from stores.language.pairs import _extract_pairs, _typed_value
 from stores.language.tokens import _Token, _tokenize
 from stores.language.vocabulary import (
-    _ADDRESS_LABELS,
     _CLAUSE_END,
-    _CODE_OBJECTS,
-    _EXTRA_ID_NOUNS,
     _ID_CONNECTORS,
     _ID_LEADS,
     _ID_WORDS,
     _KEY_ALIASES,
     _NOT_COUNTED,
-    _PAYMENT_METHODS,
-    _PRODUCT_OBJECTS,
-    _STATUS_PHRASES,
     _TEXT_STOP_WORDS,
-    _TIER_NOUNS,
-    _TIERS,
     _UNIT_WORDS,
-    STATUS_VALUES,
+    DomainVocabulary,
+    domain_vocabulary,
 )
 
 # --- extraction -------------------------------------------------------------------------------
@@ -98,6 +92,7 @@ class _Scan:
     text: str
     tokens: list[_Token]
     lexicon: Lexicon
+    vocabulary: DomainVocabulary
     named: dict[str, Any] = field(default_factory=dict)
     ids: list[str] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
@@ -128,7 +123,7 @@ def scan_entities(text: str, lexicon: Lexicon | None = None) -> EntityScan:
     lexicon = lexicon or Lexicon.default()
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    scan = _Scan(text, _tokenize(text), lexicon)
+    scan = _Scan(text, _tokenize(text), lexicon, domain_vocabulary())
     _find_objects(scan)
     pairs = _extract_pairs(text)
     for key, value in pairs.items():
@@ -188,7 +183,7 @@ def _find_objects(scan: _Scan) -> None:
             key = match.canonical
         scan.objects[match.start] = (key, match.stop)
     for index, word in enumerate(words):
-        if word in _EXTRA_ID_NOUNS and index not in scan.objects:
+        if word in scan.vocabulary.id_nouns and index not in scan.objects:
             scan.objects[index] = (word, index + 1)
 
 
@@ -256,7 +251,10 @@ def _rule_object_ids(scan: _Scan) -> None:
             token.kind == "word"
             and token.text.isupper()
             and len(token.text) >= 3
-            and (saw_id_word or scan.lexicon.canonical(key, "object") in _CODE_OBJECTS)
+            and (
+                saw_id_word
+                or scan.lexicon.canonical(key, "object") in scan.vocabulary.code_objects
+            )
         ):
             value = token.text
         if value is not None:
@@ -402,7 +400,8 @@ def _near_product(scan: _Scan, index: int) -> bool:
     for position in range(index - 1, max(-1, index - 9), -1):
         if position in scan.objects:
             canonical = scan.lexicon.canonical(scan.objects[position][0], "object")
-            return canonical in _PRODUCT_OBJECTS or scan.objects[position][0] in _PRODUCT_OBJECTS
+            products = scan.vocabulary.product_objects
+            return canonical in products or scan.objects[position][0] in products
     return False
 
 
@@ -469,7 +468,7 @@ def _rule_status(scan: _Scan) -> None:
     words = [t.lower if t.kind == "word" else t.text for t in scan.tokens]
     index = 0
     while index < len(words):
-        phrase = _status_at(words, index)
+        phrase = _status_at(words, index, scan.vocabulary)
         if phrase is None:
             index += 1
             continue
@@ -493,10 +492,12 @@ def _rule_status(scan: _Scan) -> None:
         index = stop
 
 
-def _status_at(words: list[str], index: int) -> tuple[str, int] | None:
-    for phrase in _STATUS_PHRASES:
+def _status_at(
+    words: list[str], index: int, vocabulary: DomainVocabulary
+) -> tuple[str, int] | None:
+    for phrase in vocabulary.status_phrases:
         if tuple(words[index : index + len(phrase)]) == phrase:
-            return STATUS_VALUES[" ".join(phrase)], index + len(phrase)
+            return vocabulary.statuses[" ".join(phrase)], index + len(phrase)
     return None
 
 
@@ -544,6 +545,9 @@ def _reason_text(scan: _Scan, index: int) -> tuple[str, int, int] | None:
 def _rule_word_values(scan: _Scan) -> None:
     """Comment, category, city, payment method, tier, email, phone, first date."""
     tokens = scan.tokens
+    vocabulary = scan.vocabulary
+    methods, labels = vocabulary.payment_methods, vocabulary.address_labels
+    tiers, tier_nouns = vocabulary.tiers, vocabulary.tier_nouns
     for index, token in enumerate(tokens):
         low = token.lower
         if token.kind == "email":
@@ -581,15 +585,15 @@ def _rule_word_values(scan: _Scan) -> None:
                 first += 1
             candidate = scan.word(first)
             pair = f"{candidate} {scan.word(first + 1)}"
-            if pair in _PAYMENT_METHODS:
+            if pair in methods:
                 last = first + 1
-            elif candidate in _PAYMENT_METHODS and scan.word(first + 1) not in {"balance"}:
+            elif candidate in methods and scan.word(first + 1) not in {"balance"}:
                 last = first
                 if candidate == "balance" and scan.word(index - 1) not in {"pay", "paid"}:
                     continue
             else:
                 continue
-            method = _PAYMENT_METHODS[" ".join(scan.word(i) for i in range(first, last + 1))]
+            method = methods[" ".join(scan.word(i) for i in range(first, last + 1))]
             scan.bind("method", method, tokens[first].start, tokens[last].end)
         elif low == "in" and index > 0 and "city" not in scan.named:
             # "shops in Springfield", "a rider in Shelbyville": a capitalized place name.
@@ -605,7 +609,7 @@ def _rule_word_values(scan: _Scan) -> None:
                 found = _text_value(scan, start, max_words=2)
                 if found is not None and _is_capitalized_run(scan, start, start + 1):
                     scan.bind("city", *found)
-        elif low in _ADDRESS_LABELS and scan.word(index + 1) in {"address", "addresses"}:
+        elif low in labels and scan.word(index + 1) in {"address", "addresses"}:
             scan.bind("label", low, token.start, token.end)
         elif (
             token.kind == "quoted"
@@ -619,11 +623,11 @@ def _rule_word_values(scan: _Scan) -> None:
             )
         ):
             scan.bind("query", str(token.value), token.start, token.end)
-        elif low in _TIERS and (
-            scan.word(index + 1) in _TIER_NOUNS or scan.word(index - 1) in {"tier", "level"}
+        elif low in tiers and (
+            scan.word(index + 1) in tier_nouns or scan.word(index - 1) in {"tier", "level"}
         ):
             scan.bind("tier", low, token.start, token.end)
-        elif low == "tier" and scan.word(index + 1) in _TIERS:
+        elif low == "tier" and scan.word(index + 1) in tiers:
             scan.bind("tier", scan.word(index + 1))
 
 
@@ -672,7 +676,7 @@ def _collect_ids(scan: _Scan) -> list[str]:
             ids.append(token.text)
     ids.extend(scan.ids)
     for key, value in scan.named.items():
-        if isinstance(value, str) and (key.endswith("_id") or key == "id") and value:
+        if isinstance(value, str) and is_identifier_name(key) and value:
             ids.append(value)
     return list(dict.fromkeys(ids))
 

@@ -12,7 +12,7 @@ Matching is on lemmas, so "placed", "orders" and "creating" find "place", "order
 "create"; phrases beat single words ("set up" is ``create`` even though "set" is ``update``).
 A word listed in the lexicon is its own lemma, so listing "purchases" under one term and
 "purchase" under another is allowed and the exact form decides.
-The shipped lexicon lives in ``stores/data/lexicon.yaml``.
+The shipped lexicon lives in ``stores/language/data/lexicon.yaml``.
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ class Lexicon:
 
     @staticmethod
     def default() -> Lexicon:
-        """Return the shipped lexicon (``stores/data/lexicon.yaml``), parsed once."""
+        """Return the shipped lexicon (``stores/language/data/lexicon.yaml``), parsed once."""
         return _default_lexicon()
 
     def extended(self, overrides: Lexicon) -> Lexicon:

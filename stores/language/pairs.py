@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from stores.language.identifiers import is_identifier_name
 from stores.language.keywords import STOPWORDS
 from stores.language.tokens import _number_value, _read_number_words, _Token
 from stores.language.vocabulary import (
@@ -14,7 +15,7 @@ from stores.language.vocabulary import (
     _INT_KEYS,
     _KNOWN_PAIR_KEYS,
     _NUMBER_WORDS,
-    STATUS_VALUES,
+    domain_vocabulary,
 )
 
 # --- pairs, ids, numbers ----------------------------------------------------------------------
@@ -43,7 +44,7 @@ def _extract_pairs(text: str) -> dict[str, str]:
             or any(c.isdigit() for c in value)
             or key in _KNOWN_PAIR_KEYS
             or "_" in key
-            or key.endswith("id")
+            or is_identifier_name(match.group("key"))
         ):
             continue
         if key in _FREE_TEXT_KEYS and not quoted:
@@ -78,5 +79,5 @@ def _typed_value(key: str, value: str) -> Any:
             return int(_read_number_words(tokens, 0)[0])
     if key == "status":
         phrase = " ".join(cleaned.lower().replace("_", " ").replace("-", " ").split())
-        return STATUS_VALUES.get(phrase, phrase.replace(" ", "_"))
+        return domain_vocabulary().statuses.get(phrase, phrase.replace(" ", "_"))
     return cleaned

@@ -1,49 +1,27 @@
-"""Vocabularies of the entity extractor: statuses, units, keys and the words around values."""
+"""Vocabularies: the English words around values, and the domain vocabulary's loader.
 
+The English words (number words, months, currencies, units, the words between an object and
+its id, pair keys) are code. The words of one domain (statuses, payment methods, tiers, what
+creating an object consumes, the canned answers ...) are data: ``data/vocabulary.yaml``,
+read once by `domain_vocabulary`. A user replaces sections of it with a file of their own
+named by ``ZSPACE_VOCABULARY``, as ``ZSPACE_LEXICON`` extends the lexicon.
+"""
 
 from __future__ import annotations
 
-# --- vocabularies -----------------------------------------------------------------------------
+import dataclasses
+import functools
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
-STATUS_VALUES: dict[str, str] = {
-    "created": "created",
-    "pending payment": "pending_payment",
-    "payment pending": "pending_payment",
-    "awaiting payment": "pending_payment",
-    "waiting for payment": "pending_payment",
-    "pending": "pending_payment",
-    "unpaid": "pending_payment",
-    "paid": "paid",
-    "shipped": "shipped",
-    "dispatched": "shipped",
-    "delivered": "delivered",
-    "completed": "completed",
-    "cancelled": "cancelled",
-    "canceled": "cancelled",
-    "voided": "cancelled",
-    "refunded": "refunded",
-    "picked up": "picked_up",
-    "in transit": "in_transit",
-    "failed": "failed",
-    "active": "active",
-    "frozen": "frozen",
-    "suspended": "frozen",
-    "available": "available",
-    "busy": "busy",
-    "offline": "off",
-    "off duty": "off",
-    "issued": "issued",
-    "redeemed": "redeemed",
-    "revoked": "revoked",
-    "expired": "expired",
-    "archived": "archived",
-    "closed": "closed",
-}
-"""Surface status phrases mapped to the underscored status values tools use."""
+import yaml
 
-_STATUS_PHRASES: tuple[tuple[str, ...], ...] = tuple(
-    sorted((tuple(p.split()) for p in STATUS_VALUES), key=len, reverse=True)
-)
+# --- English vocabularies ---------------------------------------------------------------------
 
 _SMALL_NUMBERS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -98,21 +76,6 @@ _ID_CONNECTORS = frozenset("id ids number no num code ref reference is = : # . o
 # "the order with id 17", "the user whose account number is ..." need one of _ID_WORDS after.
 _ID_LEADS = frozenset("with whose having".split())
 _ID_WORDS = frozenset("id number no num code ref reference".split())
-# Object words that are not in the lexicon but name things with ids in test-data platforms.
-_EXTRA_ID_NOUNS = frozenset("template tracking job ticket batch campaign promotion".split())
-# Object families whose ids may be all-caps words ("coupon WELCOME").
-_CODE_OBJECTS = frozenset({"coupon", "token", "category"})
-_PRODUCT_OBJECTS = frozenset({"product", "sku"})
-
-_PAYMENT_METHODS = {
-    "card": "card", "credit card": "card", "debit card": "card", "bank card": "card",
-    "wallet": "wallet", "balance": "wallet", "cash": "cash", "alipay": "alipay",
-    "wechat": "wechat", "wechat pay": "wechat", "paypal": "paypal",
-}  # fmt: skip
-_TIERS = frozenset("bronze silver gold platinum diamond".split())
-_TIER_NOUNS = frozenset("tier membership member level plan card".split())
-_ADDRESS_LABELS = frozenset({"home", "work", "office", "billing"})
-
 # Where a free-text value (a name, a reason) stops.
 _TEXT_STOP_WORDS = frozenset(
     "and then with for at priced costing costs price in under from to using which that who"
@@ -141,5 +104,298 @@ VALUE_KEYS = _KNOWN_PAIR_KEYS | frozenset("date query limit street".split())
 """Keys of ``named`` that hold values of a fixed kind, never the id of an object."""
 
 
+# --- the domain vocabulary (a data file) ------------------------------------------------------
+
+DEFAULT_VOCABULARY_RESOURCE = "data/vocabulary.yaml"
+VOCABULARY_ENV = "ZSPACE_VOCABULARY"
+"""Environment variable naming a YAML file whose sections replace the shipped ones."""
 
 
+class VocabularyError(ValueError):
+    """A vocabulary file is malformed; the message names the file, the line, the key and the fix.
+
+    Attributes:
+        source: The file (or other source name) with the problem.
+        line: 1-based line of the problem.
+    """
+
+    def __init__(self, source: str, line: int, problem: str, fix: str) -> None:
+        """Build the message ``"<source>, line <line>: <problem>; <fix>"``."""
+        super().__init__(f"{source}, line {line}: {problem}; {fix}")
+        self.source = source
+        self.line = line
+
+
+@dataclass(frozen=True)
+class DomainVocabulary:
+    """The words of one domain that the entity extractor and the rule parser read.
+
+    Each field is a section of ``data/vocabulary.yaml``, which says what it is for. Words are
+    lowercase; objects and operations are the lexicon's canonical terms.
+    """
+
+    statuses: Mapping[str, str]
+    payment_methods: Mapping[str, str]
+    tiers: frozenset[str]
+    tier_nouns: frozenset[str]
+    address_labels: frozenset[str]
+    id_nouns: frozenset[str]
+    code_objects: frozenset[str]
+    product_objects: frozenset[str]
+    noun_verbs: Mapping[str, str]
+    orderable: frozenset[str]
+    nominalizations: Mapping[str, str]
+    consumes: Mapping[str, frozenset[str]]
+    categories: Mapping[str, str]
+    operation_categories: Mapping[str, str]
+    instance_operations: frozenset[str]
+    no_instance_objects: frozenset[str]
+    person_objects: frozenset[str]
+    giving_operations: frozenset[str]
+    given_objects: frozenset[str]
+    containers: frozenset[str]
+    greeting_answer: str
+    capability_answer: str
+
+    @functools.cached_property
+    def status_phrases(self) -> tuple[tuple[str, ...], ...]:
+        """The status phrases as word tuples, longest first (the longest match wins)."""
+        return tuple(sorted((tuple(p.split()) for p in self.statuses), key=len, reverse=True))
+
+    @classmethod
+    def from_yaml_text(
+        cls, text: str, source: str = "<vocabulary>", base: DomainVocabulary | None = None
+    ) -> DomainVocabulary:
+        """Parse vocabulary YAML.
+
+        Args:
+            text: The YAML document: a mapping of section names to their words.
+            source: Name used in error messages (usually the file path).
+            base: Vocabulary whose sections fill those the text leaves out; None requires
+                every section.
+
+        Returns:
+            The vocabulary.
+
+        Raises:
+            VocabularyError: On invalid YAML, an unknown or repeated section, a section of
+                the wrong shape, a word that is not a string, or (without ``base``) a
+                missing section.
+        """
+        root = _compose(text, source)
+        sections = _parse_sections(root, source)
+        if base is None:
+            missing = [name for name in _SECTION_KINDS if name not in sections]
+            if missing:
+                raise VocabularyError(
+                    source,
+                    _line_of(root) if root is not None else 1,
+                    f"section(s) {', '.join(missing)} missing",
+                    "add them, or load the file over the shipped vocabulary (base=...)",
+                )
+        else:
+            sections = {name: getattr(base, name) for name in _SECTION_KINDS} | sections
+        return cls(**sections)
+
+    @classmethod
+    def load(cls, path: str | Path, base: DomainVocabulary | None = None) -> DomainVocabulary:
+        """Load a vocabulary file, its sections replacing those of ``base``.
+
+        Args:
+            path: YAML file with some or (without ``base``) all sections.
+            base: Vocabulary to lay the file over (typically ``DomainVocabulary.default()``).
+
+        Returns:
+            The vocabulary.
+
+        Raises:
+            VocabularyError: If the file is missing, unreadable or malformed.
+        """
+        file_path = Path(path)
+        try:
+            text = file_path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise VocabularyError(
+                str(file_path),
+                1,
+                f"cannot read the vocabulary ({exc.strerror or exc})",
+                f"check the path (or {VOCABULARY_ENV}), or leave it unset for the shipped one",
+            ) from exc
+        except UnicodeDecodeError as exc:
+            raise VocabularyError(
+                str(file_path), 1, "the file is not UTF-8 text", "save it as UTF-8"
+            ) from exc
+        return cls.from_yaml_text(text, str(file_path), base)
+
+    @staticmethod
+    def default() -> DomainVocabulary:
+        """Return the shipped vocabulary (``stores/language/data/vocabulary.yaml``), read once."""
+        return _default_vocabulary()
+
+
+def domain_vocabulary() -> DomainVocabulary:
+    """Return the vocabulary in use: the shipped one, with ``$ZSPACE_VOCABULARY`` laid over it.
+
+    Each file is read once per process.
+
+    Raises:
+        VocabularyError: If the file ``ZSPACE_VOCABULARY`` names is missing or malformed.
+    """
+    return _vocabulary_at(os.environ.get(VOCABULARY_ENV) or "")
+
+
+@functools.cache
+def _vocabulary_at(path: str) -> DomainVocabulary:
+    default = _default_vocabulary()
+    return DomainVocabulary.load(path, base=default) if path else default
+
+
+@functools.cache
+def _default_vocabulary() -> DomainVocabulary:
+    resource = resources.files("stores.language").joinpath(DEFAULT_VOCABULARY_RESOURCE)
+    return DomainVocabulary.from_yaml_text(resource.read_text(encoding="utf-8"), str(resource))
+
+
+_WORDS = "a list of words"
+_WORD_MAP = "a mapping of words to words"
+_WORD_LISTS = "a mapping of words to lists of words"
+_TEXT = "a text"
+_KIND_OF_TYPE = {
+    "frozenset[str]": _WORDS,
+    "Mapping[str, str]": _WORD_MAP,
+    "Mapping[str, frozenset[str]]": _WORD_LISTS,
+    "str": _TEXT,
+}
+# The sections are the fields of DomainVocabulary, their shape is the field's type.
+_SECTION_KINDS = {
+    f.name: _KIND_OF_TYPE[str(f.type)] for f in dataclasses.fields(DomainVocabulary)
+}
+_EXAMPLES = {
+    _WORDS: "'{name}: [word, another word]'",
+    _WORD_MAP: "'{name}:' then indented 'word: value' lines",
+    _WORD_LISTS: "'{name}:' then indented 'word: [word, another]' lines",
+    _TEXT: "'{name}: some text' (or '{name}: >-' and indented lines)",
+}
+_YAML_TYPE_NAMES = {
+    "tag:yaml.org,2002:bool": "a boolean",
+    "tag:yaml.org,2002:int": "a number",
+    "tag:yaml.org,2002:float": "a number",
+    "tag:yaml.org,2002:null": "empty (null)",
+    "tag:yaml.org,2002:timestamp": "a date",
+}
+
+
+def _line_of(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _compose(text: str, source: str) -> yaml.Node | None:
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise VocabularyError(
+            source,
+            mark.line + 1 if mark is not None else 1,
+            f"invalid YAML ({exc.problem or exc.context})",
+            "fix the syntax there (lists look like 'tiers: [gold, silver]')",
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise VocabularyError(source, 1, f"invalid YAML ({exc})", "fix the syntax") from exc
+
+
+def _is_null(node: yaml.Node | None) -> bool:
+    return node is None or (
+        isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null"
+    )
+
+
+def _string(node: yaml.Node, source: str, what: str, *, word: bool = True) -> str:
+    if not isinstance(node, yaml.ScalarNode):
+        found = "list" if isinstance(node, yaml.SequenceNode) else "mapping"
+        raise VocabularyError(
+            source, _line_of(node), f"{what} must be a string, found a {found}", "write a string"
+        )
+    if node.tag != "tag:yaml.org,2002:str":
+        kind = _YAML_TYPE_NAMES.get(node.tag, f"of type {node.tag}")
+        raise VocabularyError(
+            source,
+            _line_of(node),
+            f"{what} {node.value!r} is read by YAML as {kind}, not a string",
+            f"put it in quotes: '{node.value}'" if node.value else "remove the empty entry",
+        )
+    value = " ".join(str(node.value).lower().split()) if word else str(node.value).strip()
+    if not value:
+        raise VocabularyError(source, _line_of(node), f"{what} is empty", "remove the entry")
+    return value
+
+
+def _parse_sections(root: yaml.Node | None, source: str) -> dict[str, Any]:
+    if _is_null(root):
+        return {}
+    assert root is not None
+    if not isinstance(root, yaml.MappingNode):
+        raise VocabularyError(
+            source,
+            _line_of(root),
+            "the top level must be a mapping of section names",
+            f"start lines with section names: {', '.join(_SECTION_KINDS)}",
+        )
+    sections: dict[str, Any] = {}
+    lines: dict[str, int] = {}
+    for name_node, body in root.value:
+        name = _string(name_node, source, "a section name")
+        if name not in _SECTION_KINDS:
+            raise VocabularyError(
+                source,
+                _line_of(name_node),
+                f"unknown section '{name}'",
+                f"the sections are {', '.join(_SECTION_KINDS)}",
+            )
+        if name in lines:
+            raise VocabularyError(
+                source,
+                _line_of(name_node),
+                f"section '{name}' appears twice (first on line {lines[name]})",
+                "keep one of them",
+            )
+        lines[name] = _line_of(name_node)
+        sections[name] = _section(body, _SECTION_KINDS[name], name, source)
+    return sections
+
+
+def _section(body: yaml.Node, kind: str, name: str, source: str) -> Any:
+    shape_error = VocabularyError(
+        source,
+        _line_of(body),
+        f"section '{name}' must be {kind}",
+        f"write {_EXAMPLES[kind].format(name=name)}",
+    )
+    if kind != _TEXT and _is_null(body):
+        return frozenset() if kind == _WORDS else MappingProxyType({})  # "tiers:" with no words
+    if kind == _TEXT:
+        if not isinstance(body, yaml.ScalarNode):
+            raise shape_error
+        return _string(body, source, f"section '{name}'", word=False)
+    if kind == _WORDS:
+        if not isinstance(body, yaml.SequenceNode):
+            raise shape_error
+        return frozenset(_string(item, source, f"a word of '{name}'") for item in body.value)
+    if not isinstance(body, yaml.MappingNode):
+        raise shape_error
+    mapping: dict[str, Any] = {}
+    for key_node, value_node in body.value:
+        key = _string(key_node, source, f"a key of '{name}'")
+        what = f"the value of '{name}: {key}'"
+        if kind == _WORD_MAP:
+            mapping[key] = _string(value_node, source, what, word=False)
+        elif isinstance(value_node, yaml.SequenceNode):
+            mapping[key] = frozenset(_string(item, source, what) for item in value_node.value)
+        else:
+            raise VocabularyError(
+                source,
+                _line_of(value_node),
+                f"{what} must be a list",
+                f"write {_EXAMPLES[kind].format(name=name)}",
+            )
+    return MappingProxyType(mapping)

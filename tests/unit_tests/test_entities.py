@@ -220,3 +220,10 @@ def test_never_crashes(text: str) -> None:
 )
 def test_named_values_of_issue_7(text: str, expected: dict[str, object]) -> None:
     assert extract_entities(text)["named"] == expected
+
+
+def test_a_colon_pair_needs_a_known_key_or_an_identifier_name() -> None:
+    # Identifier names follow the one rule of stores.language.identifiers: "paid" ends in
+    # "id" but names no identifier; "orderId" does.
+    assert extract_entities("orderId: XYZ")["pairs"] == {"orderid": "XYZ"}
+    assert extract_entities("paid: yes")["pairs"] == {}

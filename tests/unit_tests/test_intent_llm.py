@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from nodes.intent import IntentParseError, LLMIntentParser, RuleIntentParser
+from nodes.parsing import IntentParseError
+from nodes.parsing.llm import LLMIntentParser
+from nodes.parsing.rules import RuleIntentParser
 from nodes.schemas import IntentModel
 from tests.fakes import ScriptedStructuredChatModel
 

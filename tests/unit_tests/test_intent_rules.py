@@ -6,7 +6,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from nodes.intent import IntentParseError, RuleIntentParser, parse_request
+from nodes.parsing import IntentParseError
+from nodes.parsing.rules import RuleIntentParser, parse_request
 from nodes.state import Intent
 
 

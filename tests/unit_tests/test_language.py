@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.intent import IntentParseError, RuleIntentParser
+from nodes.parsing import IntentParseError
+from nodes.parsing.rules import RuleIntentParser
 from stores.language.detect import guess_non_english
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 import pytest
-from langgraph.types import Command
+from langgraph.types import Command, Overwrite
 
-from nodes.intake import remember_turn, repeat_request
+from nodes.memory import bind_references, remember_turn, repeat_request, updated_memory
+from nodes.parsing.rules import RuleIntentParser
+from nodes.state import THREAD_KEYS, ZState, fresh_turn
+from stores.language.lexicon import Lexicon
 from tests.unit_tests.test_pipeline import World
 
 
@@ -99,3 +102,66 @@ def test_repeat_patterns_and_memory_digest() -> None:
     assert repeat_request("create the same product twice", memory) is None
     assert repeat_request("do the same for account 654321", []) is None
     assert remember_turn({}) is None  # type: ignore[typeddict-item]
+
+
+async def test_a_chit_chat_turn_after_a_tool_run_starts_fresh(world: World) -> None:
+    first, _ = await world.run({"request": "create an order for account 123456"}, "chat")
+    assert first["token_ledger"] and first["plan"] and first["candidates"]
+    state, _ = await world.run({"request": "hello"}, "chat")
+    assert [s["action"] for s in state["intent"]["sub_intents"]] == ["direct_answer"]
+    # "hello" skips retrieval: nothing of the tool run may show through as this turn's.
+    assert state["token_ledger"] == {}
+    assert state["plan"] == [] and state["results"] == {} and state["candidates"] == {}
+    assert state["awaiting_approval"] == [] and state["gaps"] == []
+
+
+def test_fresh_turn_resets_every_per_turn_key_of_the_state() -> None:
+    declared = set(get_type_hints(ZState))
+    assert THREAD_KEYS == {"messages", "turn", "memory"} and THREAD_KEYS <= declared
+    fresh = fresh_turn()
+    assert set(fresh) == declared - THREAD_KEYS
+    for key, value in fresh.items():
+        assert (value.value if isinstance(value, Overwrite) else value) in ({}, [], "", 0, None), key
+    # Keys with a reducer are replaced, never merged with the previous turn's values.
+    assert isinstance(fresh["results"], Overwrite) and isinstance(fresh["history"], Overwrite)
+    assert fresh_turn()["plan"] is not fresh["plan"]
+
+
+def test_that_address_binds_the_address_an_earlier_turn_created() -> None:
+    parser = RuleIntentParser()
+    ended: Any = {
+        "turn": 1,
+        "intent": parser.parse("add a home address for user 7"),
+        "plan": [{"call_id": "s1.core"}],
+        "results": {
+            "s1.core": {
+                "status": "ok",
+                "args": {"user_id": 7, "label": "home"},
+                "output": {"address_id": 31, "user_id": 7, "label": "home"},
+            }
+        },
+    }
+    memory = updated_memory(ended)
+    assert memory[-1]["outputs"] == {"user_id": 7, "address_id": 31}
+    intent = parser.parse("ship order 5 to that address")
+    bind_references(intent, memory, Lexicon.default())
+    follow_up = intent.get("follow_up")
+    assert follow_up is not None and follow_up["bindings"] == {"address_id": 31}
+    assert intent["sub_intents"][0]["entities"]["address_id"] == 31
+
+
+def test_memory_keeps_the_fields_the_identifier_rule_names() -> None:
+    ended: Any = {
+        "turn": 1,
+        "intent": RuleIntentParser().parse("create a delivery for order 5"),
+        "plan": [{"call_id": "s1.core"}],
+        "results": {
+            "s1.core": {
+                "status": "ok",
+                "args": {"order_id": 5},
+                "output": {"deliveryId": 9, "trackingNumber": "T1", "label": "home", "paid": 1},
+            }
+        },
+    }
+    outputs = updated_memory(ended)[-1]["outputs"]
+    assert outputs == {"order_id": 5, "deliveryId": 9, "trackingNumber": "T1"}

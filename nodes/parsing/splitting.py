@@ -1,0 +1,313 @@
+"""Splitting a request into clauses: lines, steps, sentences, quotes, "then", "and".
+
+How it splits (in this order): lines and numbered steps; sentences; ``;``; "then",
+"and then", "after that", "afterwards", "finally", "lastly"; a leading "after X, Y" or
+"before X, Y" and an inner "Y after X" / "Y before X" (reordered so X runs first when it
+names an operation); then ", X", "and X", "also X", "plus X" only when X starts with an
+operation ("orders and payments" stays one clause; "create a user and pay" splits).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from nodes.parsing.chitchat import chit_chat
+from stores.language.keywords import lemmatize, token_spans
+from stores.language.lexicon import Lexicon, TermMatch
+from stores.language.vocabulary import DomainVocabulary
+
+LEADING_FILLERS = frozenset(
+    """please pls kindly also then and finally lastly first firstly second secondly third next
+    now just i we you want wanna need would like to could can will let let's lets me us go ahead
+    should must have 'd i'd we'd so ok okay afterwards additionally plus""".split()
+)
+DETERMINERS = frozenset(
+    "a an the this that these those my your his her its our their each every some any".split()
+)
+_COUNT_WORDS = frozenset(
+    """two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty
+    hundred dozen few several couple""".split()
+)
+PREPOSITIONS = frozenset("for of to with from by using in on at".split())
+
+
+QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|‘[^’\n]*’|(?<![\w'’])'[^'\n]+'(?![\w])")
+# Line breaks, and numbered or bulleted steps at the start or after punctuation ("1) ...").
+_LINE_BREAKS = re.compile(
+    r"\s*\n+\s*(?:(?:\(?\d{1,2}[.)]|[-*•])\s+)?|(?:^|(?<=[:;,.!?])\s*)"
+    r"(?:\(?\d{1,2}[.)]|step\s+\d+\s*[:.)]?|[-*•])\s+(?=\D)|(?:^|\s)\(?\d{1,2}\)\s+(?=\D)",
+    re.I,
+)
+_ABBREVIATION = re.compile(r"\b(?:no|e\.g|i\.e|vs|mr|mrs|ms|dr|st|approx|etc|nr)\.$", re.I)
+_STRONG_SPLIT = re.compile(
+    r"\s*(?:,\s*)?\b(?:and\s+)?(?:then|afterwards|after\s+that|after\s+which|after\s+this|"
+    r"subsequently|finally|lastly|once\s+(?:that'?s\s+|that\s+is\s+|it'?s\s+|it\s+is\s+)?"
+    r"done|when\s+(?:that'?s\s+|it'?s\s+)?done)\b\s*,?\s*",
+    re.I,
+)
+_WEAK_SPLIT = re.compile(
+    r"\s*,\s*(?:and\s+|also\s+|plus\s+|next,?\s+)?|\s+and\s+(?:also\s+)?|\s+also\s+|"
+    r"\s+plus\s+|\s+as\s+well\s+as\s+",
+    re.I,
+)
+_LEADING_AFTER = re.compile(
+    r"^(?:right\s+)?(after|once|when|as\s+soon\s+as|upon|before)\s+(.+?)\s*,\s*(.+)$", re.I | re.S
+)
+_INNER_AFTER = re.compile(
+    r"\s*,?\s+\b(after|once|as\s+soon\s+as|before)\s+(?!that\b|which\b)", re.I
+)
+
+
+def _protect_quotes(text: str) -> tuple[str, list[str]]:
+    quotes: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        quotes.append(match.group())
+        return f"\x01{len(quotes) - 1}\x02"
+
+    return QUOTED.sub(keep, text), quotes
+
+
+def _restore_quotes(text: str, quotes: Sequence[str]) -> str:
+    return re.sub(r"\x01(\d+)\x02", lambda m: quotes[int(m.group(1))], text)
+
+
+def _split_sentences(text: str) -> list[str]:
+    pieces: list[str] = []
+    start = 0
+    for match in re.finditer(r"[.!?]+(?=\s+|$)", text):
+        candidate = text[start : match.end()]
+        if _ABBREVIATION.search(candidate):
+            continue
+        pieces.append(candidate)
+        start = match.end()
+    pieces.append(text[start:])
+    return [p.strip() for p in pieces if p.strip(" .!?")] or ([text] if text.strip() else [])
+
+
+def _clean_clause(clause: str) -> str:
+    text = clause.strip(" ,;:.\t")
+    text = re.sub(
+        r"^(?:(?:and|then|also|finally|lastly|first(?:ly)?|second(?:ly)?|next|afterwards|"
+        r"plus|so|now|after\s+that)\b[\s,]*)+",
+        "",
+        text,
+        flags=re.I,
+    )
+    return text.strip(" ,;:")
+
+
+class ClauseSplitter:
+    """Splits a request into clauses in execution order, reading verbs through the lexicon.
+
+    Args:
+        lexicon: Synonym lexicon that says which words are operations and objects.
+        vocabulary: Domain vocabulary that says which nouns are also verbs ("order it").
+    """
+
+    def __init__(self, lexicon: Lexicon, vocabulary: DomainVocabulary) -> None:
+        self.lexicon = lexicon
+        self.vocabulary = vocabulary
+
+    def split(self, text: str) -> list[str]:
+        """Split a request into clauses in execution order (see the module docstring).
+
+        Args:
+            text: The request (an output-format phrase already removed).
+
+        Returns:
+            The clauses; "after"/"before" clauses are reordered so prerequisites come first.
+        """
+        protected, quotes = _protect_quotes(text)
+        clauses: list[str] = []
+        for line in _LINE_BREAKS.split(protected):
+            for sentence in _split_sentences(line or ""):
+                for part in sentence.split(";"):
+                    for strong in _STRONG_SPLIT.split(part):
+                        for ordered in self._order_temporal(strong):
+                            clauses.extend(self._split_weak(ordered))
+        restored = [_restore_quotes(_clean_clause(c), quotes) for c in clauses]
+        return [c for c in restored if c.strip(" ,.;!?")]
+
+    # splitting helpers ------------------------------------------------------------------------
+
+    def _order_temporal(self, clause: str) -> list[str]:
+        """Reorder "after X, Y", "Y after X" and "before X, Y" so prerequisites run first."""
+        clause = clause.strip()
+        if not clause:
+            return []
+        leading = _LEADING_AFTER.match(clause)
+        if leading is not None and self._names_operation(leading.group(2)):
+            word, first, second = leading.group(1).lower(), leading.group(2), leading.group(3)
+            if word == "before":
+                return [*self._order_temporal(second), first]
+            return [first, *self._order_temporal(second)]
+        for match in _INNER_AFTER.finditer(clause):
+            main, rest = clause[: match.start()], clause[match.end() :]
+            if not main.strip() or not self._names_operation(rest):
+                continue
+            if not self._names_operation(main):
+                continue
+            if match.group(1).lower() == "before":
+                return [main, *self._order_temporal(rest)]
+            return [*self._order_temporal(rest), main]
+        return [clause]
+
+    def _split_weak(self, clause: str) -> list[str]:
+        """Split at ", X" / "and X" when X starts with an operation or another thing to create.
+
+        "create a user and a product" gives "create a user" and "create a product".
+        """
+        pieces: list[str] = []
+        start = 0
+        create_verb = self._create_verb(clause.split(",", 1)[0])
+        prefix = ""
+        for match in _WEAK_SPLIT.finditer(clause):
+            rest = clause[match.end() :]
+            head = clause[start : match.start()]
+            if not prefix and not self._names_operation(head) and chit_chat(head) is None:
+                continue  # "For account 123456, create an order": the head is no clause
+            if self._starts_with_operation(rest):
+                next_prefix = ""
+            elif create_verb is not None and self._starts_with_counted_object(rest):
+                next_prefix = create_verb + " "
+            elif (verb := self._possessed_object_verb(head, rest)) is not None:
+                next_prefix = verb + " "  # "show product 1 and its stock"
+            else:
+                continue
+            if head.strip():
+                pieces.append(prefix + head)
+                start = match.end()
+                prefix = next_prefix
+        pieces.append(prefix + clause[start:])
+        return [p for p in pieces if p.strip()]
+
+    def _possessed_object_verb(self, head: str, rest: str) -> str | None:
+        """The lookup verb of "show product 1 and its stock" when ``rest`` is "its <object>"."""
+        words = [t for *_, t in token_spans(rest, split_identifiers=False)][:4]
+        if len(words) < 2 or words[0] not in {"its", "their", "his", "her"}:
+            return None
+        found = self.lexicon.find_terms(words[1:])
+        if not found or found[0].start != 0 or found[0].kind != "object":
+            return None
+        if len(words) > found[0].stop + 1:
+            return None  # "... and its price to 10" goes on: not a bare object
+        if not re.search(r"\d", head):
+            return None  # "list users and their addresses": no one object to look at
+        spans = self._content_tokens(head)
+        matches = self.lexicon.find_terms([t for *_, t in spans])
+        if not matches or matches[0].start != 0 or matches[0].kind != "operation":
+            return None
+        if matches[0].canonical not in {"get", "list", "search"}:
+            return None
+        first, last = spans[matches[0].start], spans[matches[0].stop - 1]
+        return head[first[0] : last[1]]
+
+    def _create_verb(self, clause: str) -> str | None:
+        """The create verb of "create a user and a product" ("make", "add" ...), if any.
+
+        Only a clause whose objects follow the verb without a preposition qualifies, so
+        "create an order for a user and a product" stays one clause.
+        """
+        spans = self._content_tokens(clause)
+        tokens = [t for *_, t in spans]
+        matches = self.lexicon.find_terms(tokens)
+        if not matches or matches[0].kind != "operation" or matches[0].canonical != "create":
+            return None
+        if matches[0].start != 0 or any(t in PREPOSITIONS for t in tokens[matches[0].stop :]):
+            return None
+        first, last = spans[matches[0].start], spans[matches[0].stop - 1]
+        return clause[first[0] : last[1]]
+
+    def _starts_with_counted_object(self, text: str) -> bool:
+        """Whether text starts "a product", "another user", "2 shops", "twenty-five skus"."""
+        tokens = [t for *_, t in token_spans(text, split_identifiers=False)][:6]
+        index = 0
+        while index < len(tokens) and (
+            tokens[index] in {"a", "an", "another", "one", "new", "test", "more"}
+            or tokens[index].isdigit()
+            or tokens[index] in _COUNT_WORDS
+        ):
+            index += 1
+        if index == 0:
+            return False
+        matches = self.lexicon.find_terms(tokens[index : index + 3])
+        return bool(matches) and matches[0].start <= 1 and matches[0].kind == "object"
+
+    def _content_tokens(self, text: str) -> list[tuple[int, int, str]]:
+        spans = token_spans(text, split_identifiers=False)
+        index = 0
+        while index < len(spans) and spans[index][2] in LEADING_FILLERS:
+            index += 1
+        return spans[index:]
+
+    def _starts_with_operation(self, text: str) -> bool:
+        """Whether a clause starts (after fillers) with a verb: "and pay it", "then order it"."""
+        spans = self._content_tokens(text)
+        if not spans:
+            return False
+        tokens = [t for *_, t in spans]
+        if self.order_as_verb(tokens, 0):
+            return True
+        matches = self.lexicon.find_terms(tokens[:4])
+        if not matches or matches[0].start != 0 or matches[0].kind != "operation":
+            return False
+        return not self.is_noun_use(tokens, matches[0])
+
+    def _names_operation(self, text: str) -> bool:
+        tokens = [t for *_, t in token_spans(text, split_identifiers=False)]
+        if any(m.kind == "operation" for m in self.lexicon.find_terms(tokens)):
+            return True
+        if any(t in {"ordering", "ordered"} for t in tokens):
+            return True
+        return any(
+            self.order_as_verb(tokens, index)
+            and (index == 0 or tokens[index - 1] not in DETERMINERS | PREPOSITIONS)
+            for index in range(len(tokens))
+        )
+
+    def is_noun_use(self, tokens: Sequence[str], match: TermMatch) -> bool:
+        """Whether an operation word is used as a noun: "refunds", "a refund", "the return"."""
+        surface = " ".join(tokens[match.start : match.stop])
+        if self.lexicon.canonical(surface, "object") is None:
+            return False
+        if match.start > 0 and tokens[match.start - 1] in DETERMINERS:
+            return True
+        if match.start > 0 and self.lexicon.canonical(tokens[match.start - 1], "operation"):
+            return True  # "show refund 1": the first word is the verb
+        last = tokens[match.stop - 1]
+        return last.endswith("s") and lemmatize(last, self.lexicon.vocabulary) != last
+
+    def order_as_verb(self, tokens: Sequence[str], index: int) -> bool:
+        """Whether a noun is used as a verb: "order it", "order 3 mugs", "review order 17"."""
+        if index >= len(tokens) or tokens[index] not in self.vocabulary.noun_verbs:
+            return False
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if following in {
+            "a",
+            "an",
+            "it",
+            "them",
+            "one",
+            "some",
+            "another",
+            "more",
+            "this",
+            "that",
+            "something",
+            "these",
+            "those",
+        }:
+            return True
+        orderable = self.vocabulary.orderable
+        if following in orderable or following in _COUNT_WORDS:
+            return True  # "order product 2", "order three units of ..."
+        if following == "the" and index + 2 < len(tokens) and tokens[index + 2] in orderable:
+            return True  # "order the product for account 654321"
+        if tokens[index] == "review" and following in {"the", "order", "product", "my", "their"}:
+            return True
+        if following.isdigit() and index + 2 < len(tokens):
+            after = tokens[index + 2]
+            return after.endswith("s") and not after.isdigit() and after not in {"status"}
+        return False
