@@ -33,14 +33,14 @@ def singular(word: str) -> str:
     """Return the singular of an English noun by suffix rules (``orders`` → ``order``).
 
     ``-ies`` → ``-y`` (``deliveries``), ``-sses``/``-shes``/``-ches``/``-xes`` lose ``-es``
-    (``addresses``, ``boxes``), a plain ``-s`` is dropped unless the word ends in a
+    (``addresses``, ``boxes``, ``statuses``), a plain ``-s`` is dropped unless the word ends in a
     non-plural ``-ss``/``-us``/``-is`` (``address``, ``status``). Words of three letters
     or fewer are kept. The case of the input is kept.
     """
     lowered = word.lower()
     if len(lowered) > 4 and lowered.endswith("ies"):
         return word[:-3] + ("Y" if word[-1].isupper() else "y")
-    if len(lowered) > 4 and lowered.endswith(("sses", "shes", "ches", "xes")):
+    if len(lowered) > 4 and lowered.endswith(("sses", "shes", "ches", "xes", "uses")):
         return word[:-2]
     if len(lowered) > 3 and lowered.endswith("s") and not lowered.endswith(_NOT_PLURAL):
         return word[:-1]
