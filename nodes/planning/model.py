@@ -133,6 +133,11 @@ def _result_text(result: CallResult | None) -> str:
     return f"{result['status']}: {result.get('error') or 'failed'}"
 
 
+def clarification_key(call: TranscriptCall) -> str:
+    """Where the ``clarify`` node files the user's answer to a ``zspace_ask_user`` call."""
+    return f"{call['call_id']}.{call['args'].get('parameter') or 'value'}"
+
+
 def conversation(
     request: str,
     sub_intents: Sequence[SubIntent],
@@ -156,7 +161,7 @@ def conversation(
         ))
         for call in turn["calls"]:
             if call["name"] == ASK_TOOL:
-                answer = clarifications.get(call["call_id"])
+                answer = clarifications.get(clarification_key(call))
                 text = "no answer" if answer is None else f"the user answered: {answer}"
             else:
                 text = _result_text(results.get(call["call_id"]))
