@@ -163,6 +163,10 @@ class Planner:
                 core_by_sub,
                 clarifications,
             )
+            if choice is not None and choice[3] and _nothing_understood(sub):
+                # A read may answer a clause nobody understood ("hola"), but asking the user
+                # for a value of a tool the planner only guessed at answers nothing.
+                choice = None
             if choice is None:
                 if retrieval_rounds < self.context.max_retrieval_rounds:
                     outcome.retrieve_again.append(sub["id"])
