@@ -30,6 +30,7 @@ from nodes.context import Context, resolve_context
 from nodes.state import ArgSource, Candidate, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import DependencyGraphError, NoChainFound, ToolDependencyGraph
 from stores.catalog.model import Catalog, ToolSpec
+from stores.execution.policy import environment_allows
 from stores.language.entities import extract_entities
 from stores.language.keywords import lemmatize, tokenize
 from stores.language.lexicon import Lexicon
@@ -84,14 +85,10 @@ class PlanOutcome:
 def callable_in(spec: ToolSpec, environments: Sequence[str] | None) -> bool:
     """Whether a run with this environment allow-list may call the tool.
 
-    A tool tagged for an allowed environment may be called; an untagged tool only when it is
-    known to have no side effect (read from, never written to); any other tag never.
+    The policy's environment rule, with an unknown side effect counted as writing; an empty
+    allow-list means no restriction, as the run's executor reads it.
     """
-    if not environments:
-        return True
-    if spec.environment is not None:
-        return spec.environment in environments
-    return spec.side_effect is False
+    return environment_allows(spec.environment, spec.side_effect is not False, environments or None)
 
 
 def tool_terms(spec: ToolSpec, lexicon: Lexicon) -> tuple[set[str], set[str], set[str], set[str]]:

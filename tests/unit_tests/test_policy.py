@@ -23,6 +23,7 @@ from stores.execution.policy import (
     DEFINITION_HASH_KEY,
     decide,
     definition_refusal,
+    environment_allows,
     environment_refusal,
 )
 from tests.unit_tests.test_pipeline import World
@@ -33,6 +34,22 @@ SCHEMA = {"type": "object", "properties": {"x": {"type": "integer"}}}
 def spec(environment: str | None, side_effect: bool | None, name: str = "tool") -> ToolSpec:
     return ToolSpec(id=f"a/{name}", name=name, agent="a", input_schema=SCHEMA,
                     environment=environment, side_effect=side_effect)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("environment", "side_effect", "allowed", "expected"), [
+    ("test", True, ["test"], True),
+    ("prod", False, ["test"], False),
+    (None, False, ["test"], True),
+    (None, True, ["test"], False),
+    ("prod", True, None, True),
+    ("test", False, [], False),
+])
+def test_one_environment_rule(
+    environment: str | None, side_effect: bool, allowed: list[str] | None, expected: bool
+) -> None:
+    assert environment_allows(environment, side_effect, allowed) is expected
+    refused = environment_refusal(spec(environment, side_effect), side_effect, allowed)
+    assert (refused is None) is expected
 
 
 def test_environment_allow_list() -> None:
