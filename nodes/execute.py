@@ -11,7 +11,7 @@ run again on resume.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph.config import get_stream_writer
@@ -22,7 +22,7 @@ from nodes.context import Context, resolve_context
 from nodes.events import ApprovalAsked, ReconcileAsked
 from nodes.state import CallResult, PlannedCall, ZState
 from stores.execution.ledger.calls import canonical_args_hash, idempotency_key, request_hash
-from stores.execution.policy import is_destructive as policy_is_destructive
+from stores.execution.policy import approval_needed
 from stores.secrets import redact_args
 
 MISSING = object()
@@ -68,11 +68,6 @@ def resolve_args(call: PlannedCall, results: Mapping[str, CallResult]) -> dict[s
 def planned_call_key(run_id: str, call: PlannedCall, args: Mapping[str, Any]) -> str:
     """The ledger's idempotency key of a planned call with its concrete arguments."""
     return idempotency_key(run_id, call["sub_intent_id"], call["tool_id"], args)
-
-
-def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
-    """Whether our policy (not the server's hint) makes a tool need approval."""
-    return policy_is_destructive(tool_id, patterns)
 
 
 def request_fingerprint(state: Mapping[str, Any]) -> str:
@@ -224,10 +219,12 @@ async def call_tool(
             }
         )
         return {"results": {call["call_id"]: failure}}
-    if (
-        not context.pre_approved
-        and is_destructive(call["tool_id"], context.destructive_tools)
-        and (payload.get("approvals") or {}).get(approval_key(call, results)) is not True
+    approved = (payload.get("approvals") or {}).get(approval_key(call, results)) is True
+    if approval_needed(
+        call["tool_id"],
+        context.destructive_tools,
+        approved=approved,
+        pre_approved=context.pre_approved,
     ):
         # Defence in depth: the router sends only approved destructive calls.
         refusal = _skip_record(call, "refused: destructive by policy and not approved")
@@ -315,16 +312,16 @@ async def approve(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def pending_approvals(state: ZState, context: Context) -> list[PlannedCall]:
-    """Ready destructive calls that have no approval yet (none when the run pre-approves)."""
-    if context.pre_approved:
-        return []
+    """Ready calls the policy's approval gate holds and nobody has answered for yet."""
     ready, _ = wave(state)
     approvals = state.get("approvals") or {}
     results = state.get("results") or {}
     return [
         c
         for c in ready
-        if is_destructive(c["tool_id"], context.destructive_tools)
+        if approval_needed(
+            c["tool_id"], context.destructive_tools, pre_approved=context.pre_approved
+        )
         and approval_key(c, results) not in approvals
     ]
 

@@ -83,6 +83,23 @@ def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
     return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
 
 
+def approval_needed(
+    tool_id: str, patterns: Sequence[str], *, approved: bool = False, pre_approved: bool = False
+) -> bool:
+    """Return whether a call must wait for a person: the one approval gate.
+
+    :func:`decide` applies it after the environment rule; the ``approve`` node and
+    ``call_tool`` apply it to planned calls, which carry a tool id but no :class:`ToolSpec`.
+
+    Args:
+        tool_id: The tool of the call.
+        patterns: Tool-name patterns that are destructive by our policy.
+        approved: A person approved this exact call.
+        pre_approved: The run pre-approves destructive calls.
+    """
+    return is_destructive(tool_id, patterns) and not (approved or pre_approved)
+
+
 @dataclass(frozen=True)
 class PolicyVerdict:
     """What the policy says about one call before it runs."""
@@ -114,7 +131,9 @@ def decide(
     refusal = environment_refusal(spec, writes, allowed_environments)
     if refusal is not None:
         return PolicyVerdict("refuse", refusal)
-    if is_destructive(spec.id, destructive_patterns) and not (approved or pre_approved):
+    if approval_needed(
+        spec.id, destructive_patterns, approved=approved, pre_approved=pre_approved
+    ):
         return PolicyVerdict(
             "needs_approval", f"tool {spec.id!r} is destructive by policy: a person must approve"
         )

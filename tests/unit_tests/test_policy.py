@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from langgraph.types import Command
 
 from nodes.execute import approval_key
 from stores.catalog.model import Catalog, ToolSpec
+from stores.execution import policy
 from stores.execution.executor import ToolExecutor
 from stores.execution.ledger.calls import (
     CallLedger,
@@ -131,6 +133,31 @@ async def test_approval_is_bound_to_the_exact_call_and_used_once(world: World) -
 @pytest.fixture
 def world(tmp_path: Path) -> World:
     return World(tmp_path)
+
+
+async def test_the_graph_asks_for_approval_exactly_when_the_policy_gate_says_so(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The approve node applies ``stores.execution.policy``'s gate, not a rule of its own.
+
+    With the policy's notion of "destructive" swapped, creating a product (no destructive name
+    pattern matches) is held for a person and cancelling an order is not.
+    """
+    def destructive(tool_id: str, _patterns: Sequence[str]) -> bool:
+        return tool_id.endswith("create_product")
+
+    monkeypatch.setattr(policy, "is_destructive", destructive)
+    product = world.catalog.tools["shop/create_product"]
+    assert decide(product, allowed_environments=["test"],
+                  destructive_patterns=[]).decision == "needs_approval"
+    _, events = await world.run({"request": "create a test product"}, "gate", destructive_tools=[])
+    asked = [e for e in events if e["event"] == "approval_asked"]
+    assert [c["tool_id"] for c in asked[0]["calls"]] == ["shop/create_product"]
+    assert world.shop.count("products") == 0
+    await world.run({"request": "create an order for account 123456"}, "setup")
+    state, events = await world.run({"request": "cancel order 1"}, "no-gate")
+    assert not [e for e in events if e["event"] == "approval_asked"]
+    assert state["results"]["s1.core"]["status"] == "ok"
 
 
 def test_the_dispatch_audit_flags_a_call_outside_its_environments() -> None:
