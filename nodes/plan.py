@@ -24,6 +24,7 @@ from nodes.binding import (
     coerce_to_schema,
     enum_mentioned,
     find_named_value,
+    identified_object,
     plain_bases,
 )
 from nodes.context import Context, resolve_context
@@ -57,7 +58,6 @@ READ_OPERATIONS = frozenset({"get", "list", "search", "count", "verify"})
 # 123456" asks for.
 FIT_EMPHASIS = 1.0
 NAME_FILLERS = frozenset({"by", "for", "from", "the", "and", "with", "all", "info", "details"})
-IDENTIFIER_SUFFIXES = ("_id", "_number", "_code", "_no")
 # Free-form parameters that take every ``key=value`` the user wrote for the call.
 ATTRIBUTE_PARAMS = frozenset({"attributes", "properties", "options", "variant"})
 # A parameter that takes a value the user named otherwise ("20 percent off" is the value).
@@ -467,7 +467,7 @@ class Planner:
             return None
         if not edges:
             return None
-        if not param.endswith(IDENTIFIER_SUFFIXES):
+        if not identified_object(param):
             return None  # prices, amounts, statuses come from the user, not another call
         by_tool = {edge.source: edge for edge in reversed(edges)}
         noun = _param_noun(param, self.lexicon)
@@ -530,7 +530,7 @@ class Planner:
             p
             for p in _required(spec)
             if p not in args
-            and not p.endswith(IDENTIFIER_SUFFIXES)  # an id is never a bare number's guess
+            and not identified_object(p)  # an id is never a bare number's guess
             and _is_numeric(properties.get(p, {}))
         ]
         slots = required or [
@@ -578,7 +578,7 @@ class Planner:
             if (
                 param in args
                 or param == IDEMPOTENCY_PARAM
-                or not param.endswith(IDENTIFIER_SUFFIXES)
+                or not identified_object(param)
             ):
                 continue
             try:
@@ -750,7 +750,7 @@ def _identifier_sources(call: PlannedCall) -> set[tuple[str, str]]:
     """Where a call's identifiers come from: a literal value, or an earlier call's field."""
     sources: set[tuple[str, str]] = set()
     for param, source in call["args"].items():
-        if not param.endswith(IDENTIFIER_SUFFIXES):
+        if not identified_object(param):
             continue
         if "from_call" in source:
             sources.add((param, f"{source['from_call']}.{source.get('field')}"))

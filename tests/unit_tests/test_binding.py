@@ -36,6 +36,17 @@ def test_plain_bases_strip_identifier_suffixes() -> None:
     assert plain_bases("account_number")[-1] == "account"
 
 
+@pytest.mark.parametrize(("param", "bases"), [
+    ("paid", ["paid"]),  # no identifier: "pa" is nobody's name
+    ("user_uuid", ["user_uuid", "user"]),
+    ("team_ids", ["team_ids", "team"]),
+    ("id", ["id"]),
+    ("number", ["number"]),
+])
+def test_plain_bases_follow_the_one_identifier_rule(param: str, bases: list[str]) -> None:
+    assert plain_bases(param) == bases
+
+
 @pytest.mark.parametrize(("value", "schema", "expected"), [
     ("17", {"type": "integer"}, 17),
     ("000042", {"type": "string"}, "000042"),
