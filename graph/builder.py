@@ -23,11 +23,13 @@ from langgraph.graph import END, START, StateGraph
 from graph.deps import Deps, LazyLexicon
 from graph.routes import route_after_alignment, route_after_parse, route_after_plan, route_wave
 from nodes.align import check_alignment
+from nodes.approve import approve
 from nodes.context import Context
-from nodes.execute import approve, call_tool, execute, reconcile
+from nodes.execute import call_tool, execute
 from nodes.intake import clarify, parse_intent
 from nodes.normalize import normalize
 from nodes.plan import Planner, plan
+from nodes.reconcile import reconcile
 from nodes.retrieve import retrieve
 from nodes.state import InputState, OutputState, ZState
 from nodes.synthesize import synthesize

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from langgraph.types import Command
 
-from nodes.execute import approval_key
+from nodes.approve import approval_key
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution import policy
 from stores.execution.executor import ToolExecutor
