@@ -19,7 +19,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.binding import (
+from nodes.context import Context, resolve_context
+from nodes.planning.binding import (
     OWN_IDENTIFIER_SPACES,
     coerce_to_schema,
     enum_mentioned,
@@ -27,7 +28,6 @@ from nodes.binding import (
     identified_object,
     plain_bases,
 )
-from nodes.context import Context, resolve_context
 from nodes.state import ArgSource, Candidate, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import DependencyGraphError, NoChainFound, ToolDependencyGraph
 from stores.catalog.model import Catalog, ToolSpec

@@ -1,6 +1,6 @@
 import pytest
 
-from nodes.binding import (
+from nodes.planning.binding import (
     coerce_to_schema,
     enum_mentioned,
     find_named_value,
