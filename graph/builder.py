@@ -28,7 +28,8 @@ from nodes.context import Context
 from nodes.execute import call_tool, execute
 from nodes.intake import clarify, parse_intent
 from nodes.normalize import normalize
-from nodes.planning.rules import Planner, plan
+from nodes.plan import plan
+from nodes.planning.rules import RulePlanner as Planner
 from nodes.reconcile import reconcile
 from nodes.retrieve import retrieve
 from nodes.state import InputState, OutputState, ZState

@@ -9,7 +9,7 @@ from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
 from nodes.context import Context, resolve_context
-from nodes.planning.rules import callable_in, tool_terms
+from nodes.planning.eligibility import callable_in, tool_terms
 from nodes.state import Candidate, SubIntent, ZState
 from stores.catalog.model import Catalog
 from stores.language.lexicon import Lexicon

@@ -12,12 +12,23 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from stores.catalog.model import IDEMPOTENCY_PARAM, ToolSpec
 from stores.language.identifiers import identifier_base, is_identifier_name
 from stores.language.lexicon import Lexicon
 
 # Nouns that name an identifier space of their own: the lexicon says an "account" is a user
 # when someone creates one, but "account 123456" is an account number, never a user id.
 OWN_IDENTIFIER_SPACES = frozenset({"account"})
+
+
+def required_params(spec: ToolSpec) -> list[str]:
+    """The tool's required parameters the plan binds (the executor adds the idempotency key)."""
+    return [p for p in spec.input_schema.get("required") or [] if p != IDEMPOTENCY_PARAM]
+
+
+def schema_properties(spec: ToolSpec) -> dict[str, Any]:
+    """The tool's parameters, by name, with their JSON Schemas."""
+    return dict(spec.input_schema.get("properties") or {})
 
 
 def identified_object(param: str) -> str:
