@@ -1,5 +1,7 @@
 """approve: a person approves the destructive calls of the next wave (an interrupt).
 
+``approve`` — Reads: plan, results, approvals. Writes: approvals, results.
+
 The gate is the policy's (:func:`stores.execution.policy.approval_needed`); each approval is
 bound to the exact call and its concrete arguments, and is used once.
 """
@@ -72,9 +74,8 @@ async def approve(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
 
     Nothing runs before ``interrupt()``: on resume this node starts again from its first line.
     The resume value is ``True``/``"yes"`` (approve all), ``False``/``"no"``, or a list of
-    approved call ids. Each approval is bound to the exact call and arguments.
-
-    Reads ``plan``, ``results``, ``approvals``; writes ``approvals`` and skip records.
+    approved call ids. Each approval is bound to the exact call and arguments; a call not
+    approved gets a ``rejected`` record in ``results``.
     """
     context = resolve_context(runtime)
     results = state.get("results") or {}

@@ -1,4 +1,10 @@
-"""execute: run the plan DAG in waves; every call whose inputs are ready runs in parallel.
+"""execute and call_tool: run the plan DAG in waves; every ready call runs in parallel.
+
+``execute`` — Reads: plan, results, approvals, reconciled.
+Writes: results, awaiting_reconcile, awaiting_approval, approvals.
+
+``call_tool`` — Reads: its ``Send`` payload, not the state (call, results, run_id, approvals,
+request_hash, request_preview). Writes: results.
 
 ``execute`` settles the wave bookkeeping (calls whose inputs failed are skipped, with the
 reason); the router then fans the ready calls out as ``Send("call_tool", ...)`` tasks, one
@@ -42,10 +48,9 @@ def request_preview(state: Mapping[str, Any]) -> str:
 async def execute(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Settle one wave: record skips for calls whose inputs failed.
 
-    Reads ``plan``, ``results``, ``approvals``, ``reconciled``; writes ``results`` (skip
-    records only), ``awaiting_approval``, ``awaiting_reconcile`` and consumed ``approvals``.
-    A call whose outcome is unknown stops the plan here for ``reconcile`` (unless the run
-    reports such calls as gaps, ``Context.reconcile_unknown="report"``).
+    Writes skip records only to ``results``, and drops consumed ``approvals``. A call whose
+    outcome is unknown stops the plan here for ``reconcile`` (unless the run reports such
+    calls as gaps, ``Context.reconcile_unknown="report"``).
     """
     if resolve_context(runtime).reconcile_unknown == "ask":
         unknown = unreconciled(state)
@@ -80,11 +85,7 @@ async def execute(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
 async def call_tool(
     payload: dict[str, Any], runtime: Runtime[Context], *, executor_factory: Any, graph_factory: Any
 ) -> dict[str, Any]:
-    """Run one planned call (a ``Send`` task).
-
-    Reads the payload ``{"call", "results", "run_id", "approvals"}``; writes ``results`` for
-    its call id.
-    """
+    """Run one planned call (a ``Send`` task) and write its result under its call id."""
     context = resolve_context(runtime)
     call: PlannedCall = payload["call"]
     results: Mapping[str, CallResult] = payload["results"]

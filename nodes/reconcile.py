@@ -1,5 +1,8 @@
 """reconcile: a person says what happened to calls whose outcome is unknown (an interrupt).
 
+``reconcile`` — Reads: plan, results, awaiting_reconcile, reconciled, run_id.
+Writes: results, reconciled, awaiting_reconcile.
+
 Such a call was started (before a crash, or it timed out) by a tool that takes no idempotency
 key, so it can be neither replayed nor safely repeated.
 """
@@ -54,9 +57,6 @@ async def reconcile(
 
     An answer that says none of these leaves the call pending, and the question is asked again.
     Nothing runs before ``interrupt()``: on resume this node starts again from its first line.
-
-    Reads ``plan``, ``results``, ``awaiting_reconcile``, ``run_id``; writes ``results``,
-    ``reconciled``, ``awaiting_reconcile``.
     """
     context = resolve_context(runtime)
     results = state.get("results") or {}
