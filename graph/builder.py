@@ -23,12 +23,15 @@ from langgraph.graph import END, START, StateGraph
 from graph.deps import Deps, LazyLexicon
 from graph.routes import route_after_alignment, route_after_parse, route_after_plan, route_wave
 from nodes.align import check_alignment
+from nodes.approve import approve
 from nodes.clarify import clarify
 from nodes.context import Context
-from nodes.execute import approve, call_tool, execute, reconcile
+from nodes.execute import call_tool, execute
 from nodes.intent import parse_intent
 from nodes.normalize import normalize
-from nodes.plan import Planner, plan
+from nodes.plan import plan
+from nodes.planning.rules import RulePlanner
+from nodes.reconcile import reconcile
 from nodes.retrieve import retrieve
 from nodes.state import InputState, OutputState, ZState
 from nodes.synthesize import synthesize
@@ -46,8 +49,10 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
     # entry module, which must do no I/O).
     lexicon: Any = LazyLexicon(deps)
 
-    def planner_factory(context: Context) -> Planner:
-        return Planner(deps.get_catalog(), deps.get_dependency_graph(), deps.get_lexicon(), context)
+    def planner_factory(context: Context) -> RulePlanner:
+        return RulePlanner(
+            deps.get_catalog(), deps.get_dependency_graph(), deps.get_lexicon(), context
+        )
 
     builder = StateGraph(
         ZState, context_schema=Context, input_schema=InputState, output_schema=OutputState

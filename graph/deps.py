@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nodes.binding import OWN_IDENTIFIER_SPACES
 from nodes.context import Context
+from nodes.planning.binding import OWN_IDENTIFIER_SPACES
 from stores.catalog.depgraph import FeedbackStore, ToolDependencyGraph
 from stores.catalog.model import Catalog
 from stores.execution.executor import ToolExecutor

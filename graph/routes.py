@@ -8,7 +8,8 @@ from typing import Any, Literal
 from langgraph.graph import END
 from langgraph.types import Send
 
-from nodes.execute import request_fingerprint, request_preview, wave
+from nodes.execute import request_fingerprint, request_preview
+from nodes.planning.dag import wave
 from nodes.state import ZState
 
 

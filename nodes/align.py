@@ -1,4 +1,9 @@
-"""check_alignment: is every sub-intent answered? If not, a bounded compensatory retry."""
+"""check_alignment: is every sub-intent answered? If not, a bounded compensatory retry.
+
+``check_alignment`` — Reads: intent, plan, results, decisions, gaps, excluded_tools,
+alignment_rounds. Writes: retry_subintents, gaps, excluded_tools, results, history,
+alignment_rounds.
+"""
 
 from __future__ import annotations
 
@@ -39,9 +44,6 @@ async def check_alignment(state: ZState, runtime: Runtime[Context]) -> dict[str,
     tried), drops the failed and skipped records so their calls can run again (kept in
     ``history``), and asks retrieve to search again for those sub-intents. A failed call
     whose outcome is unknown is never dropped: the ledger must reconcile it first.
-
-    Reads ``intent``, ``plan``, ``results``, ``alignment_rounds``; writes ``gaps``,
-    ``retry_subintents``, ``excluded_tools``, ``results``, ``history``, ``alignment_rounds``.
     """
     context = resolve_context(runtime)
     missing = uncovered_subintents(state)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from nodes.binding import find_named_value
+from nodes.planning.binding import find_named_value
 from nodes.state import FollowUp, Intent, TurnMemory, ZState
 from stores.language.entities import extract_entities
 from stores.language.identifiers import is_identifier_name, singular

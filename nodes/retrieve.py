@@ -1,4 +1,9 @@
-"""retrieve: step-wise retrieval, one query per sub-intent, over the joint tool index."""
+"""retrieve: step-wise retrieval, one query per sub-intent, over the joint tool index.
+
+``retrieve`` — Reads: intent, candidates, agent_ranking, retry_subintents, excluded_tools,
+retrieval_rounds. Writes: candidates, agent_ranking, retrieval_rounds, retry_subintents,
+token_ledger.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
 from nodes.context import Context, resolve_context
-from nodes.plan import callable_in, tool_terms
+from nodes.planning.eligibility import callable_in, tool_terms
 from nodes.state import Candidate, SubIntent, ZState
 from stores.catalog.model import Catalog
 from stores.language.lexicon import Lexicon
@@ -88,9 +93,6 @@ async def retrieve(
     the others keep their candidates. Tools outside the run's environment allow-list never
     become candidates. The search itself (encoder, Chroma, BM25, files) runs in a worker
     thread, off the event loop.
-
-    Reads ``intent``, ``candidates``, ``retry_subintents``, ``excluded_tools``; writes
-    ``candidates``, ``agent_ranking``, ``retrieval_rounds``, ``token_ledger``.
     """
     context = resolve_context(runtime)
     writer = get_stream_writer()

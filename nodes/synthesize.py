@@ -1,4 +1,7 @@
-"""synthesize: the answer from the request, the trace and the tool data (template or LLM)."""
+"""synthesize: the answer from the request, the trace and the tool data (template or LLM).
+
+``synthesize`` — Reads: intent, plan, results, gaps, token_ledger. Writes: answer, messages.
+"""
 
 from __future__ import annotations
 
@@ -127,8 +130,7 @@ async def synthesize(
 ) -> dict[str, Any]:
     """Write the answer (template offline; a chat model when one is configured).
 
-    Reads ``intent``, ``plan``, ``results``, ``gaps``, ``token_ledger``; writes ``answer``
-    and appends it to ``messages``.
+    The answer is also appended to ``messages``.
     """
     context = resolve_context(runtime)
     output_format = state["intent"].get("output_format") or context.output_format

@@ -1,1 +1,1 @@
-"""The planner: the rule planner, the model planner, argument binding, eligibility."""
+"""The planner below the plan node: rule and model planners, binding, eligibility, the DAG."""

@@ -30,31 +30,50 @@ Decision = Literal["allow", "needs_approval", "refuse"]
 
 
 # ------------------------------------------------------------------------ environments
+def environment_allows(
+    environment: str | None, side_effect: bool, allowed: Sequence[str] | None
+) -> bool:
+    """Return whether a run with this allow-list may call a tool of this environment.
+
+    The one environment rule: the planner's candidates, the index's filter and the executor's
+    refusal all ask it. A tool tagged for an allowed environment may be called; an untagged
+    tool only by a call that cannot write; a tool tagged for any other environment never.
+
+    Args:
+        environment: The tool's environment tag; None (or ``""``) when untagged.
+        side_effect: Whether the call may write; an unknown side effect counts as writing.
+        allowed: The run's environment allow-list; None switches the rule off.
+    """
+    if allowed is None:
+        return True
+    if environment:
+        return environment in allowed
+    return not side_effect
+
+
 def environment_refusal(
     spec: ToolSpec, side_effect: bool, allowed: Sequence[str] | None
 ) -> str | None:
-    """Return why the environment policy forbids a call, or None when it may run.
+    """Return why the environment rule forbids a call, or None when it may run.
 
     Args:
         spec: The tool.
         side_effect: Whether this call may write (the executor's effective view).
         allowed: The run's environment allow-list; None disables the policy.
     """
-    if allowed is None:
+    if allowed is None or environment_allows(spec.environment, side_effect, allowed):
         return None
-    if spec.environment is not None and spec.environment not in allowed:
+    if spec.environment:
         return (
             f"tool {spec.id!r} belongs to environment {spec.environment!r}, but this run "
             f"may only reach {list(allowed)}; it was not called (change the run's "
             "environment allow-list if this is intended)"
         )
-    if spec.environment is None and side_effect:
-        return (
-            f"tool {spec.id!r} has no environment tag and may write "
-            f"(side_effect={spec.side_effect}); untagged tools may only read, so it was "
-            "not called (tag it with an environment in the catalog)"
-        )
-    return None
+    return (
+        f"tool {spec.id!r} has no environment tag and may write "
+        f"(side_effect={spec.side_effect}); untagged tools may only read, so it was "
+        "not called (tag it with an environment in the catalog)"
+    )
 
 
 # ------------------------------------------------------------------------ approval
@@ -62,6 +81,23 @@ def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
     """Return whether our policy (tool-name patterns, not a server's hint) needs approval."""
     name = tool_id.split("/", 1)[-1]
     return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+
+
+def approval_needed(
+    tool_id: str, patterns: Sequence[str], *, approved: bool = False, pre_approved: bool = False
+) -> bool:
+    """Return whether a call must wait for a person: the one approval gate.
+
+    :func:`decide` applies it after the environment rule; the ``approve`` node and
+    ``call_tool`` apply it to planned calls, which carry a tool id but no :class:`ToolSpec`.
+
+    Args:
+        tool_id: The tool of the call.
+        patterns: Tool-name patterns that are destructive by our policy.
+        approved: A person approved this exact call.
+        pre_approved: The run pre-approves destructive calls.
+    """
+    return is_destructive(tool_id, patterns) and not (approved or pre_approved)
 
 
 @dataclass(frozen=True)
@@ -95,7 +131,9 @@ def decide(
     refusal = environment_refusal(spec, writes, allowed_environments)
     if refusal is not None:
         return PolicyVerdict("refuse", refusal)
-    if is_destructive(spec.id, destructive_patterns) and not (approved or pre_approved):
+    if approval_needed(
+        spec.id, destructive_patterns, approved=approved, pre_approved=pre_approved
+    ):
         return PolicyVerdict(
             "needs_approval", f"tool {spec.id!r} is destructive by policy: a person must approve"
         )

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 
 from stores.catalog.model import AgentSpec, Catalog, ToolSpec
+from stores.execution.policy import environment_allows
 from stores.language.keywords import STOPWORDS, lemmatize, tokenize
 from stores.retrieval.bm25 import BM25Index
 from stores.retrieval.embeddings import Embedder
@@ -33,7 +34,11 @@ EMBED_CHUNK = 256
 
 @dataclass(frozen=True)
 class IndexEntry:
-    """One row of the joint index (plain data, JSON-serializable)."""
+    """One row of the joint index (plain data, JSON-serializable).
+
+    ``environment`` is ``""`` for an untagged entry; ``side_effect`` says whether a call may
+    write (an unknown side effect counts as writing, as the environment rule reads it).
+    """
 
     entry_id: str
     kind: EntryKind
@@ -205,9 +210,23 @@ class ToolIndex:
             )
             self._entries = {}
         desired = self._desired_entries(catalog)
-        stored_keys = self._stored_keys()
+        stored = self._stored_metadata()
+        stored_keys = {entry_id: str(meta.get("key", "")) for entry_id, meta in stored.items()}
         to_embed = [e for e in desired.values() if stored_keys.get(e.entry_id) != e.key]
         removed = [entry_id for entry_id in stored_keys if entry_id not in desired]
+        # Metadata the environment filter reads, written by an older version with the same key
+        # (unknown side effects were stored as reads): corrected without embedding again.
+        relabel = [
+            e
+            for e in desired.values()
+            if stored_keys.get(e.entry_id) == e.key
+            and _filter_metadata(stored[e.entry_id]) != _filter_metadata(_metadata(e))
+        ]
+        for start in range(0, len(relabel), self._max_batch()):
+            chunk = relabel[start : start + self._max_batch()]
+            self._collection.update(
+                ids=[e.entry_id for e in chunk], metadatas=[_metadata(e) for e in chunk]
+            )
         if removed:
             for start in range(0, len(removed), self._max_batch()):
                 self._collection.delete(ids=removed[start : start + self._max_batch()])
@@ -218,17 +237,7 @@ class ToolIndex:
             self._collection.upsert(
                 ids=[e.entry_id for e in chunk],
                 embeddings=vectors,
-                metadatas=[
-                    {
-                        "kind": e.kind,
-                        "ref": e.ref,
-                        "agent": e.agent,
-                        "environment": e.environment,
-                        "side_effect": e.side_effect,
-                        "key": e.key,
-                    }
-                    for e in chunk
-                ],
+                metadatas=[_metadata(e) for e in chunk],
                 documents=[e.text for e in chunk],
             )
             done += len(chunk)
@@ -279,7 +288,7 @@ class ToolIndex:
                 ref=spec.id,
                 agent=spec.agent,
                 environment=spec.environment or "",
-                side_effect=bool(spec.side_effect),
+                side_effect=spec.side_effect is not False,
                 key=f"{_short_hash([spec.content_hash(), owner_name])}:{config}",
                 text=tool_entry_text(spec, owner_name),
                 tags=tuple(dict.fromkeys(spec.entity_tags + spec.capability_tags)),
@@ -298,15 +307,15 @@ class ToolIndex:
             self.keyword_cache,
         )
 
-    def _stored_keys(self) -> dict[str, str]:
-        keys: dict[str, str] = {}
+    def _stored_metadata(self) -> dict[str, dict[str, Any]]:
+        stored: dict[str, dict[str, Any]] = {}
         total = self._collection.count()
         page = 5000
         for offset in range(0, total, page):
             batch = self._collection.get(include=["metadatas"], limit=page, offset=offset)
             for entry_id, meta in zip(batch["ids"], batch["metadatas"] or [], strict=False):
-                keys[entry_id] = str((meta or {}).get("key", ""))
-        return keys
+                stored[entry_id] = dict(meta or {})
+        return stored
 
     def _max_batch(self) -> int:
         try:
@@ -360,10 +369,10 @@ class ToolIndex:
         kinds: Sequence[EntryKind] = ("tool", "agent"),
         environments: Sequence[str] | None = None,
     ) -> np.ndarray:
-        """Boolean mask over BM25 positions: entries of these kinds and environments.
+        """Boolean mask over BM25 positions: entries of these kinds the environment rule allows.
 
-        Untagged entries (environment ``""``) pass any environment filter. Masks are cached
-        until the next sync.
+        The rule is :func:`~stores.execution.policy.environment_allows` (untagged entries pass
+        only when they cannot write). Masks are cached until the next sync.
         """
         bm25 = self._require_bm25()
         cache_key = (
@@ -373,11 +382,9 @@ class ToolIndex:
         cached = self._masks.get(cache_key)
         if cached is not None:
             return cached
-        allowed_envs = None if environments is None else set(environments) | {""}
         mask = np.array(
             [
-                self._entries[i].kind in kinds
-                and (allowed_envs is None or self._entries[i].environment in allowed_envs)
+                self._entries[i].kind in kinds and _allowed(self._entries[i], environments)
                 for i in bm25.ids
             ],
             dtype=bool,
@@ -402,15 +409,10 @@ class ToolIndex:
         total = len(self._entries)
         if total == 0 or n <= 0:
             return []
-        allowed_envs = None if environments is None else set(environments) | {""}
 
         def keep(entry_id: str) -> bool:
             entry = self._entries.get(entry_id)
-            return (
-                entry is not None
-                and entry.kind in kinds
-                and (allowed_envs is None or entry.environment in allowed_envs)
-            )
+            return entry is not None and entry.kind in kinds and _allowed(entry, environments)
 
         oversample = min(total, max(n * 3, 50))
         hits = [hit for hit in self._query(vector, oversample, None) if keep(hit.entry_id)]
@@ -419,14 +421,26 @@ class ToolIndex:
         conditions: list[dict[str, Any]] = []
         if set(kinds) != {"tool", "agent"}:
             conditions.append({"kind": {"$in": list(kinds)}})
-        if allowed_envs is not None:
-            conditions.append({"environment": {"$in": sorted(allowed_envs)}})
+        if environments is not None:
+            conditions.append(self.environment_where(environments))
         where: dict[str, Any] | None = None
         if len(conditions) == 1:
             where = conditions[0]
         elif conditions:
             where = {"$and": conditions}
         return [hit for hit in self._query(vector, min(n, total), where) if keep(hit.entry_id)]
+
+    @staticmethod
+    def environment_where(environments: Sequence[str]) -> dict[str, Any]:
+        """The environment rule as a Chroma ``where`` clause over the entries' metadata.
+
+        :func:`~stores.execution.policy.environment_allows` spelled for Chroma: an entry of an
+        allowed environment, or an untagged one that cannot write (agents never write).
+        """
+        untagged_reads = {"$and": [{"environment": ""}, {"side_effect": False}]}
+        if not environments:
+            return untagged_reads
+        return {"$or": [{"environment": {"$in": sorted(environments)}}, untagged_reads]}
 
     def _query(self, vector: np.ndarray, n: int, where: dict[str, Any] | None) -> list[Hit]:
         result = self._collection.query(
@@ -458,6 +472,27 @@ class ToolIndex:
             self._ensure_bm25(rebuild=True)
         assert self._bm25 is not None
         return self._bm25
+
+
+def _allowed(entry: IndexEntry, environments: Sequence[str] | None) -> bool:
+    """Whether the environment rule lets a run with this allow-list reach the entry."""
+    return environment_allows(entry.environment or None, entry.side_effect, environments)
+
+
+def _metadata(entry: IndexEntry) -> dict[str, Any]:
+    """What Chroma stores beside an entry's vector: its key and what the filters read."""
+    return {
+        "kind": entry.kind,
+        "ref": entry.ref,
+        "agent": entry.agent,
+        "environment": entry.environment,
+        "side_effect": entry.side_effect,
+        "key": entry.key,
+    }
+
+
+def _filter_metadata(meta: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(meta.get(name) for name in ("kind", "environment", "side_effect"))
 
 
 def _collection_name(name: str) -> str:

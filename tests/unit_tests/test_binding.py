@@ -1,6 +1,6 @@
 import pytest
 
-from nodes.binding import (
+from nodes.planning.binding import (
     coerce_to_schema,
     enum_mentioned,
     find_named_value,
@@ -34,6 +34,17 @@ def test_an_account_number_never_fills_a_user_id() -> None:
 def test_plain_bases_strip_identifier_suffixes() -> None:
     assert plain_bases("orderId") == ["orderId", "order_id", "order"]
     assert plain_bases("account_number")[-1] == "account"
+
+
+@pytest.mark.parametrize(("param", "bases"), [
+    ("paid", ["paid"]),  # no identifier: "pa" is nobody's name
+    ("user_uuid", ["user_uuid", "user"]),
+    ("team_ids", ["team_ids", "team"]),
+    ("id", ["id"]),
+    ("number", ["number"]),
+])
+def test_plain_bases_follow_the_one_identifier_rule(param: str, bases: list[str]) -> None:
+    assert plain_bases(param) == bases
 
 
 @pytest.mark.parametrize(("value", "schema", "expected"), [

@@ -3,6 +3,7 @@ from pathlib import Path
 import pytest
 
 from stores.catalog.model import Catalog
+from stores.execution.policy import environment_allows
 from stores.retrieval.fsww import FSWWParams
 from stores.retrieval.index import ToolIndex
 from stores.retrieval.ranking import RetrievalConfig, retrieve
@@ -130,3 +131,48 @@ def test_tool_to_agent_maps_tools_to_owners_uniquely(index: ToolIndex) -> None:
     assert agents[0] in {"shop", "shop-prod"}
     scoped = retrieve(index, "forecasts", config=RetrievalConfig(method="bm25", scope="agents"))
     assert [a.agent for a in scoped.agents][:1] == ["weather"]
+
+
+def test_the_index_filters_by_the_policy_environment_rule(index: ToolIndex) -> None:
+    """The index asks ``environment_allows`` (one rule): an untagged writer is no candidate.
+
+    Dense search is also forced onto its Chroma ``where`` path (an oversample too small to
+    hold k allowed entries), which must keep exactly what the rule allows.
+    """
+    catalog = make_catalog()
+    catalog.load_document(
+        {
+            "tools": [
+                {"name": "create_order_v0", "agent": "legacy", "side_effect": True,
+                 "description": "create an order for a user (old API)", "input_schema": SCHEMA},
+                {"name": "order_lookup", "agent": "legacy", "side_effect": False,
+                 "description": "look an order up", "input_schema": SCHEMA},
+            ]
+        },
+        source="test",
+    )
+    index.sync(catalog)
+    allowed = ["test"]
+    expected = {
+        spec.id
+        for spec in catalog.tools.values()
+        if environment_allows(spec.environment, spec.side_effect is not False, allowed)
+    }
+    assert expected == {"shop/create_order", "shop/cancel_order", "legacy/order_lookup"}
+    for method in ("dense", "bm25", "hybrid", "hierarchical"):
+        result = retrieve(index, "create an order", k_tools=10, k_agents=10,
+                          config=RetrievalConfig(method=method), environments=allowed)  # type: ignore[arg-type]
+        assert {t.tool_id for t in result.tools} <= expected, method
+    vector = index.embedder.embed(["create an order"])[0]
+    filtered = index._query(vector, len(index), index.environment_where(allowed))
+    assert {index.entries[h.entry_id].ref for h in filtered if h.entry_id.startswith("tool:")} == (
+        expected
+    )
+    # An index written when unknown side effects were stored as reads is relabelled by the
+    # next sync, without embedding anything again.
+    stale = {**index._collection.get(ids=["tool:weather/get_forecast"])["metadatas"][0],
+             "side_effect": False}
+    index._collection.update(ids=["tool:weather/get_forecast"], metadatas=[stale])
+    assert index.sync(catalog).indexed == 0
+    refiltered = index._query(vector, len(index), index.environment_where(allowed))
+    assert "tool:weather/get_forecast" not in {h.entry_id for h in refiltered}

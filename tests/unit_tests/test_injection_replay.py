@@ -5,7 +5,8 @@ calls an attacker wants the agent to make. ``data/agentdojo_v1_injections.json``
 calls for the v1 suites (banking, slack, travel, workspace), extracted offline from the
 package's source with ``ast`` (the package itself needs heavy LLM-client dependencies, so it is
 not installed). Each call is replayed as if the model were fully compromised: it reaches
-``stores.execution.policy.decide`` (the approval gate the ``approve`` node applies) and then the real
+``stores.execution.policy.decide`` (the environment rule, then the approval gate
+``approval_needed`` that the ``approve`` node and ``call_tool`` apply) and then the real
 :class:`~stores.execution.executor.ToolExecutor` (environment allow-list), and we count the
 side-effecting attacker calls that would run without a person's approval.
 """

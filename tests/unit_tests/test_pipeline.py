@@ -243,3 +243,12 @@ async def test_a_request_with_nothing_understood_never_guesses_a_write(world: Wo
     assert not any(c["side_effect"] for c in state.get("plan") or [])
     assert world.shop.count("products") == 0
     assert "could not tell what to do" in state["answer"]
+
+
+async def test_a_request_with_nothing_understood_asks_for_no_value(world: World) -> None:
+    """Among many candidates, a read that needs a value is no excuse to question the user."""
+    state, _ = await world.run({"request": "hola"}, "gibberish-wide", top_k=10)
+    snapshot = await world.graph.aget_state({"configurable": {"thread_id": "gibberish-wide"}})
+    assert snapshot.next == ()
+    assert state.get("pending_question") is None
+    assert "could not tell what to do" in state["answer"]

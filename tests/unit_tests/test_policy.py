@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langgraph.types import Command
 
-from nodes.execute import approval_key
+from nodes.approve import approval_key
 from stores.catalog.model import Catalog, ToolSpec
+from stores.execution import policy
 from stores.execution.executor import ToolExecutor
 from stores.execution.ledger.calls import (
     CallLedger,
@@ -23,6 +25,7 @@ from stores.execution.policy import (
     DEFINITION_HASH_KEY,
     decide,
     definition_refusal,
+    environment_allows,
     environment_refusal,
 )
 from tests.unit_tests.test_pipeline import World
@@ -33,6 +36,22 @@ SCHEMA = {"type": "object", "properties": {"x": {"type": "integer"}}}
 def spec(environment: str | None, side_effect: bool | None, name: str = "tool") -> ToolSpec:
     return ToolSpec(id=f"a/{name}", name=name, agent="a", input_schema=SCHEMA,
                     environment=environment, side_effect=side_effect)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("environment", "side_effect", "allowed", "expected"), [
+    ("test", True, ["test"], True),
+    ("prod", False, ["test"], False),
+    (None, False, ["test"], True),
+    (None, True, ["test"], False),
+    ("prod", True, None, True),
+    ("test", False, [], False),
+])
+def test_one_environment_rule(
+    environment: str | None, side_effect: bool, allowed: list[str] | None, expected: bool
+) -> None:
+    assert environment_allows(environment, side_effect, allowed) is expected
+    refused = environment_refusal(spec(environment, side_effect), side_effect, allowed)
+    assert (refused is None) is expected
 
 
 def test_environment_allow_list() -> None:
@@ -114,6 +133,31 @@ async def test_approval_is_bound_to_the_exact_call_and_used_once(world: World) -
 @pytest.fixture
 def world(tmp_path: Path) -> World:
     return World(tmp_path)
+
+
+async def test_the_graph_asks_for_approval_exactly_when_the_policy_gate_says_so(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The approve node applies ``stores.execution.policy``'s gate, not a rule of its own.
+
+    With the policy's notion of "destructive" swapped, creating a product (no destructive name
+    pattern matches) is held for a person and cancelling an order is not.
+    """
+    def destructive(tool_id: str, _patterns: Sequence[str]) -> bool:
+        return tool_id.endswith("create_product")
+
+    monkeypatch.setattr(policy, "is_destructive", destructive)
+    product = world.catalog.tools["shop/create_product"]
+    assert decide(product, allowed_environments=["test"],
+                  destructive_patterns=[]).decision == "needs_approval"
+    _, events = await world.run({"request": "create a test product"}, "gate", destructive_tools=[])
+    asked = [e for e in events if e["event"] == "approval_asked"]
+    assert [c["tool_id"] for c in asked[0]["calls"]] == ["shop/create_product"]
+    assert world.shop.count("products") == 0
+    await world.run({"request": "create an order for account 123456"}, "setup")
+    state, events = await world.run({"request": "cancel order 1"}, "no-gate")
+    assert not [e for e in events if e["event"] == "approval_asked"]
+    assert state["results"]["s1.core"]["status"] == "ok"
 
 
 def test_the_dispatch_audit_flags_a_call_outside_its_environments() -> None:

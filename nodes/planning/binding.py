@@ -1,9 +1,9 @@
 """Binding a tool's arguments from what the user said (pure functions the planner uses).
 
 Named entities are keyed by singular canonical nouns or parameter names (``account``,
-``order``, ``quantity``, ``status``); a parameter matches a key when its name, or its name
-without an identifier suffix (``account_number`` → ``account``, ``order_id`` → ``order``),
-or the lexicon's canonical form of either, equals the key.
+``order``, ``quantity``, ``status``); a parameter matches a key when its name, or the object
+it identifies (``account_number`` → ``account``, ``order_id`` → ``order``; the rule is
+:mod:`stores.language.identifiers`), or the lexicon's canonical form of either, equals the key.
 """
 
 from __future__ import annotations
@@ -12,23 +12,38 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from stores.catalog.model import IDEMPOTENCY_PARAM, ToolSpec
+from stores.language.identifiers import identifier_base, is_identifier_name
 from stores.language.lexicon import Lexicon
 
-IDENTIFIER_SUFFIXES = ("_id", "_number", "_no", "_code", "_key", "_ref", "id", "number")
 # Nouns that name an identifier space of their own: the lexicon says an "account" is a user
 # when someone creates one, but "account 123456" is an account number, never a user id.
 OWN_IDENTIFIER_SPACES = frozenset({"account"})
 
 
+def required_params(spec: ToolSpec) -> list[str]:
+    """The tool's required parameters the plan binds (the executor adds the idempotency key)."""
+    return [p for p in spec.input_schema.get("required") or [] if p != IDEMPOTENCY_PARAM]
+
+
+def schema_properties(spec: ToolSpec) -> dict[str, Any]:
+    """The tool's parameters, by name, with their JSON Schemas."""
+    return dict(spec.input_schema.get("properties") or {})
+
+
+def identified_object(param: str) -> str:
+    """The object a parameter identifies: ``order_id``, ``orderId`` → ``order``.
+
+    ``""`` for a name that is no identifier, and for a bare ``id`` or ``number``, which say
+    nothing of what they identify (a bare number of the request may fill those).
+    """
+    return identifier_base(param) if is_identifier_name(param) else ""
+
+
 def plain_bases(param: str) -> list[str]:
-    """A parameter's name, lower-cased, and without an identifier suffix (no lexicon)."""
+    """A parameter's name, lower-cased, and the object it identifies (no lexicon)."""
     lowered = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", param).lower()
-    bases = [param, lowered]
-    for suffix in IDENTIFIER_SUFFIXES:
-        if lowered.endswith(suffix) and len(lowered) > len(suffix):
-            bases.append(lowered[: -len(suffix)].rstrip("_"))
-            break
-    return list(dict.fromkeys(bases))
+    return list(dict.fromkeys(base for base in (param, lowered, identified_object(param)) if base))
 
 
 def param_bases(param: str, lexicon: Lexicon) -> list[str]:

@@ -1,0 +1,146 @@
+"""Which candidates may serve a sub-intent, and how well their names fit it.
+
+A candidate is eligible when the run's environments allow calling it (the policy's one rule),
+the alignment check did not exclude it, and its name or tags say the clause's operation or
+object; it then scores by that fit, its retrieval rank, the words of its name the clause does
+not account for, and whether its known side effect contradicts the operation asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nodes.state import Candidate, SubIntent
+from stores.catalog.model import Catalog, ToolSpec
+from stores.execution.policy import environment_allows
+from stores.language.keywords import lemmatize, tokenize
+from stores.language.lexicon import Lexicon
+
+OPERATION_MATCH = 2.0
+TARGET_MATCH = 1.5
+TAG_WEIGHT = 0.5
+RESIDUE_PENALTY = 1.0
+# A write the user asks for cannot be done by a tool known to be read-only (a "check whether
+# an order could move" lookalike), nor a lookup by a tool that writes.
+EFFECT_MISMATCH = 3.0
+READ_OPERATIONS = frozenset({"get", "list", "search", "count", "verify"})
+NAME_FILLERS = frozenset({"by", "for", "from", "the", "and", "with", "all", "info", "details"})
+
+
+@dataclass(frozen=True)
+class ScoredCandidate:
+    """An eligible candidate: its score, retrieval rank, tool and name fit."""
+
+    score: float
+    rank: int
+    spec: ToolSpec
+    fit: float
+
+
+def callable_in(spec: ToolSpec, environments: Sequence[str] | None) -> bool:
+    """Whether a run with this environment allow-list may call the tool.
+
+    The policy's environment rule, with an unknown side effect counted as writing; an empty
+    allow-list means no restriction, as the run's executor reads it.
+    """
+    return environment_allows(spec.environment, spec.side_effect is not False, environments or None)
+
+
+def tool_terms(spec: ToolSpec, lexicon: Lexicon) -> tuple[set[str], set[str], set[str], set[str]]:
+    """Canonical operations and objects a tool is about.
+
+    Returns:
+        ``(name operations, name objects, tag operations, tag objects)``: what the tool's
+        name says weighs more than its tags, which are derived from its description (a
+        "preview_order" tool describes the order it would create, but it creates nothing).
+    """
+    name_operations: set[str] = set()
+    name_objects: set[str] = set()
+    for word in (lemmatize(w) for w in tokenize(spec.name)):
+        operation = lexicon.canonical(word, "operation")
+        obj = lexicon.canonical(word, "object")
+        if operation:
+            name_operations.add(operation)
+        if obj:
+            name_objects.add(obj)
+    return (name_operations, name_objects, set(spec.capability_tags[:2]), set(spec.entity_tags[:2]))
+
+
+def nothing_understood(sub: SubIntent) -> bool:
+    """No operation and no object of the clause was recognized ("hola", "asdf")."""
+    return not sub["operation"] and not sub["target"]
+
+
+def score_candidates(
+    sub: SubIntent,
+    candidates: Sequence[Candidate],
+    excluded: Sequence[str],
+    catalog: Catalog,
+    lexicon: Lexicon,
+    environments: Sequence[str] | None,
+) -> list[ScoredCandidate]:
+    """The eligible candidates of a sub-intent, best first (ties keep the retrieval order)."""
+    scored: list[ScoredCandidate] = []
+    for rank, candidate in enumerate(candidates):
+        spec = catalog.tools.get(candidate["tool_id"])
+        if spec is None or spec.id in excluded or not callable_in(spec, environments):
+            continue
+        name_ops, name_objects, tag_ops, tag_objects = tool_terms(spec, lexicon)
+        fit = 0.0
+        if sub["operation"] and sub["operation"] in name_ops:
+            fit += OPERATION_MATCH
+        elif sub["operation"] and sub["operation"] in tag_ops:
+            fit += OPERATION_MATCH * TAG_WEIGHT
+        if sub["target"] and sub["target"] in name_objects:
+            fit += TARGET_MATCH
+        elif sub["target"] and sub["target"] in tag_objects:
+            fit += TARGET_MATCH * TAG_WEIGHT
+        unknown_domain = nothing_understood(sub)
+        if fit == 0.0 and not unknown_domain:
+            continue
+        if unknown_domain and spec.side_effect is not False:
+            # Nothing in the clause was understood ("hola", "asdf"): a read may still
+            # answer it, but an effect is never the planner's guess.
+            continue
+        score = fit + 1.0 / (rank + 1) - RESIDUE_PENALTY * name_residue(sub, spec, lexicon)
+        if contradicts_effect(sub["operation"], spec):
+            score -= EFFECT_MISMATCH
+        scored.append(ScoredCandidate(score, rank, spec, fit))
+    scored.sort(key=lambda item: (-item.score, item.rank))
+    return scored
+
+
+def name_residue(sub: SubIntent, spec: ToolSpec, lexicon: Lexicon) -> int:
+    """Words of the tool's name the clause does not account for.
+
+    ``get_order_history`` says more than "show order 3" asks, and
+    ``check_stock_availability`` more than "the stock level of product 3": the tool whose
+    name the request explains fully is the one meant.
+    """
+    words = set(re.findall(r"[a-z]+", sub["text"].lower()))
+    said = {lemmatize(w) for w in words} | words
+    terms = {sub["operation"], sub["target"]}
+    for match in lexicon.find_terms([lemmatize(w) for w in tokenize(sub["text"])]):
+        terms.add(match.canonical)
+    residue = 0
+    for word in tokenize(spec.name):
+        lemma = lemmatize(word)
+        if len(lemma) < 3 or lemma in NAME_FILLERS or lemma in said or word in said:
+            continue
+        canonical = {
+            lexicon.canonical(lemma, "operation"),
+            lexicon.canonical(lemma, "object"),
+        }
+        if canonical & terms:
+            continue
+        residue += 1
+    return residue
+
+
+def contradicts_effect(operation: str, spec: ToolSpec) -> bool:
+    """Whether the tool's known side effect contradicts the operation asked for."""
+    if not operation or spec.side_effect is None:
+        return False
+    return (operation in READ_OPERATIONS) == bool(spec.side_effect)

@@ -1,0 +1,346 @@
+"""The rule planner: NaviAgent's decider per sub-intent, schema-driven, no model.
+
+For each sub-intent the decider picks one of four actions: answer directly, ask for a missing
+value (clarify), retrieve again with a reformulated query, or call a tool. For calls it chooses
+the core tool among the eligible candidates (:mod:`nodes.planning.eligibility`) by a dry run of
+binding: each required argument is bound from a clarification, the sub-intent's entities, an
+enum value the clause names, the output of an earlier call, or the request's entities
+(:mod:`nodes.planning.binding`); inputs nobody gave come from auxiliary calls the navigator
+finds in the tool dependency graph (:mod:`nodes.planning.navigator`). Deterministic, so
+re-planning is safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nodes.context import Context
+from nodes.planning.binding import (
+    coerce_to_schema,
+    enum_mentioned,
+    find_named_value,
+    identified_object,
+    required_params,
+    schema_properties,
+)
+from nodes.planning.draft import PlanDraft, PlanRequest
+from nodes.planning.eligibility import nothing_understood, score_candidates
+from nodes.planning.navigator import Navigator, keep_said_order
+from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
+from stores.catalog.depgraph import ToolDependencyGraph
+from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
+from stores.language.entities import extract_entities
+from stores.language.lexicon import Lexicon
+
+# How the decider weighs a candidate's binding (a dry run of the navigator): each value the
+# user gave that the call consumes counts, directly more than through a lookup; each lookup
+# costs a little (the shorter plan wins) and each required value nobody gave costs more.
+COVER_WEIGHT = 1.5
+LOOKUP_COVER_WEIGHT = 0.75
+LOOKUP_COST = 0.5
+MISSING_PENALTY = 1.0
+MAX_BIND_TRIALS = 8
+# What the tool's name says about the clause's operation and object counts again against
+# binding: a lookup that consumes "account 123456" is not what "show the cart of account
+# 123456" asks for.
+FIT_EMPHASIS = 1.0
+# Free-form parameters that take every ``key=value`` the user wrote for the call.
+ATTRIBUTE_PARAMS = frozenset({"attributes", "properties", "options", "variant"})
+# A parameter that takes a value the user named otherwise ("20 percent off" is the value).
+PARAM_ALIASES: dict[str, tuple[str, ...]] = {
+    "value": ("amount", "percent"),
+    "line1": ("street",),
+    "address_line": ("street",),
+    "amount": ("balance",),
+}
+# Parameters a bare number in the clause may fill when nothing else names it ("top up by 5").
+NUMERIC_SLOTS = ("amount", "value", "quantity")
+
+
+@dataclass(frozen=True)
+class BoundChoice:
+    """The decider's pick for a sub-intent: the core tool, its score and its bound calls."""
+
+    spec: ToolSpec
+    score: float
+    calls: list[PlannedCall]
+    missing: list[str]
+
+
+class RulePlanner:
+    """Builds the plan DAG for one intent by rules (a :class:`~nodes.planning.draft.Planner`)."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        graph: ToolDependencyGraph,
+        lexicon: Lexicon,
+        context: Context,
+    ) -> None:
+        """Plan with this catalog, dependency graph, lexicon and run context."""
+        self.catalog = catalog
+        self.graph = graph
+        self.lexicon = lexicon
+        self.context = context
+        self.navigator = Navigator(catalog, graph, lexicon, context.environments)
+
+    def draft(self, state: ZState) -> PlanDraft:
+        """Decide every sub-intent in order and return the plan."""
+        return self.plan(PlanRequest.from_state(state))
+
+    def plan(self, request: PlanRequest) -> PlanDraft:
+        """Decide every sub-intent of the request in order; a question stops the plan."""
+        draft = PlanDraft(request)
+        for sub in request.intent["sub_intents"]:
+            if not self._decide(draft, sub):
+                break
+        return draft
+
+    # ---------------------------------------------------------------- decider
+    def _decide(self, draft: PlanDraft, sub: SubIntent) -> bool:
+        """Decide one sub-intent into the draft; False when a question stops the plan."""
+        if sub["action"] == "direct_answer":
+            draft.decide(sub["id"], "direct_answer")
+            return True
+        choice = self._choose_and_bind(draft, sub)
+        if choice is not None and choice.missing and nothing_understood(sub):
+            # A read may answer a clause nobody understood ("hola"), but asking the user
+            # for a value of a tool the planner only guessed at answers nothing.
+            choice = None
+        if choice is None:
+            if draft.request.retrieval_rounds < self.context.max_retrieval_rounds:
+                draft.retrieve_again.append(sub["id"])
+                draft.decide(sub["id"], "retrieve_api", reason="no candidate fits")
+            elif nothing_understood(sub):
+                draft.gaps.append(
+                    f"{sub['text']}: I could not tell what to do (no action or object I "
+                    "know) and never guess a call that changes data; say it with a verb "
+                    "and an object, e.g. 'create a test product'"
+                )
+                draft.decide(sub["id"], "gap", reason="not understood")
+            else:
+                draft.gaps.append(f"{sub['text']}: no suitable tool was found")
+                draft.decide(sub["id"], "gap", reason="no tool fits")
+            return True
+        spec = choice.spec
+        if choice.missing:
+            param = choice.missing[0]
+            if f"{sub['id']}.{param}" in draft.request.clarifications:
+                draft.gaps.append(f"{sub['text']}: no usable value for '{param}' of {spec.id}")
+                draft.decide(sub["id"], "gap", tool=spec.id)
+                return True
+            draft.question = {
+                "sub_intent": sub["id"],
+                "param": param,
+                "tool_id": spec.id,
+                "question": _question(sub, spec, param),
+            }
+            draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
+            return False
+        keep_said_order(choice.calls[-1], draft.calls)
+        draft.add_calls(sub["id"], choice.calls)
+        draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
+        return True
+
+    def _choose_and_bind(self, draft: PlanDraft, sub: SubIntent) -> BoundChoice | None:
+        """Pick the core tool by name fit, rank and how well the user's values bind to it.
+
+        Each of the best-fitting candidates is bound in a dry run: a tool that consumes the
+        values the user gave ("delivery 2" for ``assign_rider``) beats one that ignores them,
+        and a tool whose required inputs nobody gave loses some of its fit.
+        """
+        request = draft.request
+        scored = score_candidates(
+            sub,
+            request.candidates.get(sub["id"], []),
+            request.excluded.get(sub["id"], []),
+            self.catalog,
+            self.lexicon,
+            self.context.environments,
+        )
+        best: tuple[tuple[float, int], BoundChoice] | None = None
+        for candidate in scored[:MAX_BIND_TRIALS]:
+            calls, missing = self._bind_call(draft, sub, candidate.spec)
+            direct, through_lookups = _consumed_values(calls)
+            lookups = sum(1 for c in calls if c["role"] == "auxiliary")
+            total = (
+                candidate.score
+                + FIT_EMPHASIS * candidate.fit
+                + COVER_WEIGHT * len(direct)
+                + LOOKUP_COVER_WEIGHT * len(through_lookups - direct)
+                - LOOKUP_COST * lookups
+                - MISSING_PENALTY * len(missing)
+            )
+            key = (total, -candidate.rank)
+            if best is None or key > best[0]:
+                best = (key, BoundChoice(candidate.spec, total, calls, missing))
+        return None if best is None else best[1]
+
+    # ---------------------------------------------------------------- binding
+    def _bind_call(
+        self, draft: PlanDraft, sub: SubIntent, spec: ToolSpec
+    ) -> tuple[list[PlannedCall], list[str]]:
+        """Bind a call of ``spec`` for the sub-intent (a dry run: the draft is only read).
+
+        Returns:
+            ``(calls, missing)``: its auxiliary calls then its core call, and the required
+            inputs nobody gave.
+        """
+        intent = draft.request.intent
+        properties = schema_properties(spec)
+        args: dict[str, ArgSource] = {}
+        missing: list[str] = []
+        for param in required_params(spec):
+            source = self._bind_param(draft, sub, spec, param, required=True)
+            if source is None:
+                missing.append(param)
+            else:
+                args[param] = source
+        for param in properties:
+            if param in args or param == IDEMPOTENCY_PARAM or param in missing:
+                continue
+            source = self._bind_param(draft, sub, spec, param, required=False)
+            if source is not None:
+                args[param] = source
+        self._bind_leftover_number(sub, spec, args)
+        for param in missing:
+            # A value said elsewhere in the request ("... for account 123456, then ...").
+            found, value, key = find_named_value(
+                param, intent["entities"].get("named") or {}, self.lexicon
+            )
+            if found and param not in args:
+                args[param] = {
+                    "value": coerce_to_schema(value, properties.get(param, {})),
+                    "origin": f"request:{key}",
+                }
+        missing = [p for p in missing if p not in args]
+        auxiliary: list[PlannedCall] = []
+        if missing:
+            auxiliary, missing = self.navigator.auxiliary_calls(draft, sub, spec, args, missing)
+        auxiliary.extend(self.navigator.optional_lookups(draft, sub, spec, args, auxiliary))
+        core: PlannedCall = {
+            "call_id": f"{sub['id']}.core",
+            "sub_intent_id": sub["id"],
+            "tool_id": spec.id,
+            "role": "core",
+            "args": args,
+            "depends_on": sorted({s["from_call"] for s in args.values() if "from_call" in s}),
+            "side_effect": spec.side_effect is not False,
+        }
+        return [*auxiliary, core], missing
+
+    def _bind_param(
+        self, draft: PlanDraft, sub: SubIntent, spec: ToolSpec, param: str, required: bool
+    ) -> ArgSource | None:
+        """Where one argument's value comes from, in order of trust; None when from nowhere."""
+        schema = schema_properties(spec).get(param, {})
+        clarifications = draft.request.clarifications
+        answer_key = f"{sub['id']}.{param}"
+        if answer_key in clarifications and clarifications[answer_key] not in (None, ""):
+            return {
+                "value": coerce_to_schema(clarifications[answer_key], schema),
+                "origin": "clarification",
+            }
+        found, value, key = find_named_value(param, sub.get("entities") or {}, self.lexicon)
+        if found:
+            return {"value": coerce_to_schema(value, schema), "origin": f"entity:{key}"}
+        for alias in PARAM_ALIASES.get(param, ()):
+            value = (sub.get("entities") or {}).get(alias)
+            if value is not None:
+                return {"value": coerce_to_schema(value, schema), "origin": f"entity:{alias}"}
+        if param in ATTRIBUTE_PARAMS:
+            attributes = _attribute_pairs(sub, spec, draft.request.intent)
+            if attributes:
+                return {"value": attributes, "origin": "entity:pairs"}
+        if schema.get("enum"):
+            mentioned = enum_mentioned(sub["text"], schema)
+            if mentioned is not None:
+                return {"value": mentioned, "origin": "text"}
+        return self.navigator.from_earlier_call(draft, sub, spec, param, required)
+
+    def _bind_leftover_number(
+        self, sub: SubIntent, spec: ToolSpec, args: dict[str, ArgSource]
+    ) -> None:
+        """Give the one bare number of a clause to the tool's one free amount-like slot."""
+        properties = schema_properties(spec)
+        required = [
+            p
+            for p in required_params(spec)
+            if p not in args
+            and not identified_object(p)  # an id is never a bare number's guess
+            and _is_numeric(properties.get(p, {}))
+        ]
+        slots = required or [
+            p
+            for p in NUMERIC_SLOTS
+            if p in properties and p not in args and _is_numeric(properties[p])
+        ]
+        if not slots or len(required) > 1:
+            return
+        entities = extract_entities(sub["text"], self.lexicon)
+        named = [*(sub.get("entities") or {}).values(), *entities["named"].values()]
+        taken = {number for number in (_as_float(v) for v in named) if number is not None}
+        leftovers = [float(n) for n in entities["numbers"]]
+        leftovers += [float(a["value"]) for a in entities["amounts"]]
+        free = list(dict.fromkeys(n for n in leftovers if n not in taken))
+        if len(free) == 1:
+            args[slots[0]] = {
+                "value": coerce_to_schema(free[0], properties[slots[0]]),
+                "origin": "text",
+            }
+
+
+def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
+    """The ``key=value`` pairs written in this clause that are no parameter of the tool."""
+    properties = schema_properties(spec)
+    text = sub["text"].lower().replace(" ", "")
+    pairs = [
+        f"{key}={value}"
+        for key, value in (intent["entities"].get("pairs") or {}).items()
+        if key not in properties and f"{key}=" in text
+    ]
+    return ",".join(pairs)
+
+
+def _is_numeric(schema: Mapping[str, Any]) -> bool:
+    kinds = {schema.get("type")} | {
+        option.get("type") for option in schema.get("anyOf") or [] if isinstance(option, dict)
+    }
+    return bool(kinds & {"number", "integer"})
+
+
+def _as_float(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
+    """Keys of the user's values a call consumes directly, and through its lookups."""
+    direct: set[str] = set()
+    through: set[str] = set()
+    for call in calls:
+        for source in call["args"].values():
+            origin = source.get("origin", "")
+            if origin.startswith(("entity:", "request:")) or origin in {"text", "clarification"}:
+                key = origin.split(":", 1)[-1]
+                (direct if call["role"] == "core" else through).add(key)
+    return direct, through
+
+
+def _question(sub: SubIntent, spec: ToolSpec, param: str) -> str:
+    described = (schema_properties(spec).get(param) or {}).get("description")
+    hint = f" ({described})" if described else ""
+    return (
+        f"To {sub['text'].strip().rstrip('.')!r} I need a value for '{param}'{hint} "
+        f"of {spec.id}. What should it be?"
+    )
