@@ -145,15 +145,15 @@ async def open_runtime(
                     deps.backends.pop(server, None)
 
             stack.callback(forget_backends)
-        if url and deps._ledger is None:
+        if url and deps.ledger is None:
             from stores.execution.ledger.calls import CallLedger
 
             ledger = CallLedger(url)
-            deps._ledger = ledger
+            deps.ledger = ledger
 
             def close_ledger() -> None:
                 ledger.close()
-                deps._ledger = None
+                deps.ledger = None
 
             stack.callback(close_ledger)
         saver = await stack.enter_async_context(open_checkpointer(deps, url))

@@ -165,7 +165,7 @@ async def test_the_graph_interrupts_and_resumes_on_postgres(
     index = ToolIndex(tmp_path / "index", HashingEmbedder(), name="pg")
     index.sync(catalog)
     ledger = CallLedger(postgres_url)
-    deps = Deps(catalog=catalog, index=index, home=tmp_path / "home", _ledger=ledger)
+    deps = Deps(catalog=catalog, index=index, home=tmp_path / "home", ledger=ledger)
     context = Context()
     try:
         async with postgres_checkpointer(postgres_url) as saver:
