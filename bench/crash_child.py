@@ -33,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
 
 async def _run(args: argparse.Namespace) -> int:
     from graph.deps import Deps
-    from graph.runner import open_runtime, run_until_done
+    from graph.runtime import open_runtime, run_until_done
     from nodes.context import Context
     from stores.catalog.model import Catalog
     from stores.execution.ledger.calls import RunLeaseHeld

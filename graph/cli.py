@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.deps import ACTIVE_CATALOG, Deps
-from graph.runner import (
+from graph.runtime import (
     RunOutcome,
     configured_postgres_url,
     list_threads,
@@ -396,7 +396,7 @@ def command_resume(args: argparse.Namespace) -> int:
 
     from langgraph.types import Command
 
-    from graph.runner import ask_on_terminal, summarize_thread
+    from graph.runtime import ask_on_terminal, summarize_thread
 
     context = _context(args)
     deps = Deps()

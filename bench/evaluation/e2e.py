@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.deps import Deps
-from graph.runner import open_runtime, run_until_done
+from graph.runtime import open_runtime, run_until_done
 from nodes.context import Context
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
