@@ -33,7 +33,8 @@ def _parser() -> argparse.ArgumentParser:
 
 async def _run(args: argparse.Namespace) -> int:
     from graph.deps import Deps
-    from graph.runtime import open_runtime, run_until_done
+    from graph.runtime import open_runtime
+    from graph.streaming import run_until_done
     from nodes.context import Context
     from stores.catalog.model import Catalog
     from stores.execution.ledger.calls import RunLeaseHeld

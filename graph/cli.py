@@ -12,15 +12,14 @@ from typing import Any
 
 from graph.deps import ACTIVE_CATALOG, Deps
 from graph.runtime import (
-    RunOutcome,
     configured_postgres_url,
-    list_threads,
     open_checkpointer,
     open_runtime,
     remember_mcp_config,
-    run_until_done,
     saved_mcp_config,
 )
+from graph.streaming import RunOutcome, run_until_done
+from graph.threads import list_threads
 from stores.catalog.enrich import enrich_catalog
 from stores.catalog.model import Catalog, CatalogError
 from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
@@ -396,7 +395,8 @@ def command_resume(args: argparse.Namespace) -> int:
 
     from langgraph.types import Command
 
-    from graph.runtime import ask_on_terminal, summarize_thread
+    from graph.streaming import ask_on_terminal
+    from graph.threads import summarize_thread
 
     context = _context(args)
     deps = Deps()

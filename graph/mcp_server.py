@@ -26,7 +26,8 @@ from typing import Any, Literal
 from langgraph.types import Command
 
 from graph.deps import Deps
-from graph.runtime import RunOutcome, open_runtime, saved_mcp_config, stream_run
+from graph.runtime import open_runtime, saved_mcp_config
+from graph.streaming import RunOutcome, stream_run
 from graph.tools import describe_tools
 from nodes.context import Context
 from stores.retrieval.ranking import RetrievalConfig, retrieve

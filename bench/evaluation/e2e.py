@@ -42,7 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from graph.deps import Deps
-from graph.runtime import open_runtime, run_until_done
+from graph.runtime import open_runtime
+from graph.streaming import run_until_done
 from nodes.context import Context
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -113,7 +113,7 @@ async def test_thread_listing_by_query_matches_the_walk(tmp_path: Path) -> None:
     """The grouped query over the SQLite checkpoint table lists what walking every checkpoint
     lists, in the same (most recent first) order, subgraph namespaces left out."""
     from graph.builder import build_graph
-    from graph.runtime import _thread_ids_by_query, list_threads, thread_ids
+    from graph.threads import _thread_ids_by_query, list_threads, thread_ids
     from stores.checkpoint import sqlite_checkpointer
 
     world = World(tmp_path)
