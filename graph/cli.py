@@ -24,7 +24,6 @@ from stores.catalog.enrich import enrich_catalog
 from stores.catalog.model import Catalog, CatalogError
 from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
 from stores.retrieval.embeddings import EmbeddingModelMissing
-from stores.retrieval.ranking import RetrievalConfig, retrieve
 from stores.settings import apply_offline_environment, zspace_home
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -105,23 +104,15 @@ def command_index(args: argparse.Namespace) -> int:
 
 def command_search(args: argparse.Namespace) -> int:
     """Rank tools and their owners for a query."""
-    from stores.language.keywords import extract_keywords
+    from graph.tools import search_tools
 
     deps = Deps(index_name=args.name)
     index = deps.get_index()
     if len(index) == 0:
         print("the index is empty: run `zspace index CATALOG` first", file=sys.stderr)
         return 2
-    keywords = extract_keywords(args.query)
-    result = retrieve(
-        index,
-        args.query,
-        keywords,
-        k_tools=args.k,
-        k_agents=args.k,
-        config=RetrievalConfig(),
-        environments=args.env or None,
-    )
+    found = search_tools(index, args.query, k=args.k, environments=args.env or None)
+    keywords, result = found.keywords, found.result
     if args.json:
         print(
             json.dumps(

@@ -29,8 +29,8 @@ from graph.deps import Deps
 from graph.runtime import open_runtime, saved_mcp_config
 from graph.streaming import RunOutcome, stream_run
 from graph.tools import describe_tools
+from graph.tools import search_tools as rank_tools
 from nodes.context import Context
-from stores.retrieval.ranking import RetrievalConfig, retrieve
 from stores.settings import apply_offline_environment
 
 INSTRUCTIONS = (
@@ -99,14 +99,12 @@ def build_server(deps: Deps | None = None) -> Any:
             environment: only tools of this environment (e.g. "test"); default: any.
         """
         with redirect_stdout(sys.stderr):
-            result = retrieve(
+            result = rank_tools(
                 deps.get_index(),
                 query,
-                k_tools=max(1, min(int(k), 50)),
-                k_agents=max(1, min(int(k), 50)),
-                config=RetrievalConfig(),
+                k=max(1, min(int(k), 50)),
                 environments=[environment] if environment else None,
-            )
+            ).result
             described = describe_tools([t.tool_id for t in result.tools], deps.get_catalog())
         for row, ranked in zip(described, result.tools, strict=True):
             row["score"] = round(ranked.score, 6)

@@ -134,3 +134,17 @@ async def test_thread_listing_by_query_matches_the_walk(tmp_path: Path) -> None:
         assert [t.thread_id for t in listed] == ["a", "c", "b"]
         assert all(t.updated_at for t in listed)
         assert listed[1].status == "waiting for input"
+
+
+def test_search_ranks_with_the_one_tool_search(
+    world: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``zspace search`` and the bigtool hooks share ``graph.tools.search_tools``."""
+    from graph.tools import search_tool_ids
+
+    assert cli.main(["search", "place an order", "--k", "3", "--json"]) == 0
+    found = last_json(capsys.readouterr().out)
+    assert [t["tool_id"] for t in found["tools"]] == search_tool_ids(
+        world.index, "place an order", k=3
+    )
+    assert found["keywords"] and found["tools"][0]["tool_id"] == "shop/create_order"
