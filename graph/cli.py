@@ -14,11 +14,11 @@ from graph.deps import ACTIVE_CATALOG, Deps
 from graph.runtime import (
     configured_postgres_url,
     open_checkpointer,
-    open_runtime,
     remember_mcp_config,
     saved_mcp_config,
 )
-from graph.streaming import RunOutcome, run_until_done
+from graph.session import NO_REPLY, ThreadNotFound, open_session
+from graph.streaming import RunOutcome, ask_on_terminal
 from graph.threads import list_threads
 from stores.catalog.enrich import enrich_catalog
 from stores.catalog.model import Catalog, CatalogError
@@ -357,73 +357,45 @@ def command_run(args: argparse.Namespace) -> int:
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
 
     async def go() -> int:
-        async with open_runtime(deps, mcp, args.postgres) as graph:
-            with _lease(deps, args.run_id or args.thread):
-                outcome = await run_until_done(
-                    graph, {"request": args.request}, args.thread, context, _say(args)
-                )
+        # The session holds the run's lease inside the runtime, so with Postgres configured
+        # the lease lives in the shared ledger and two machines exclude each other too.
+        async with open_session(
+            deps, mcp, args.postgres, say=_say(args), answer=ask_on_terminal
+        ) as session:
+            outcome = await session.run(args.request, context, thread_id=args.thread)
         return _report(outcome, deps, args)
 
     return asyncio.run(go())
-
-
-def _lease(deps: Deps, key: str | None) -> Any:
-    """One process per run: hold the run's lease (a fresh thread needs none).
-
-    Taken inside ``open_runtime``, so with Postgres configured the lease lives in the shared
-    Postgres ledger and two machines driving the same run exclude each other too.
-    """
-    import contextlib
-
-    if not key:
-        return contextlib.nullcontext()
-    return deps.get_ledger().run_lease(key)
 
 
 def command_resume(args: argparse.Namespace) -> int:
     """Continue an interrupted thread with an answer, an approval or a rejection."""
     import asyncio
 
-    from langgraph.types import Command
-
-    from graph.streaming import ask_on_terminal
-    from graph.threads import summarize_thread
-
     context = _context(args)
     deps = Deps()
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
+    reply: Any = NO_REPLY  # stopped or failed threads go on from their last checkpoint
+    if args.approve or args.reject:
+        reply = bool(args.approve)
+    elif args.answer is not None:
+        reply = args.answer
 
     async def go() -> int:
-        async with open_runtime(deps, mcp, args.postgres) as graph:
-            with _lease(deps, args.thread):
-                return await resume_thread(graph)
-
-    async def resume_thread(graph: Any) -> int:
-        summary = await summarize_thread(graph, args.thread)
-        if summary.status == "empty":
-            print(f"no thread {args.thread!r} in the checkpointer", file=sys.stderr)
-            return 2
-        if summary.status == "done":
+        async with open_session(
+            deps, mcp, args.postgres, say=_say(args), answer=ask_on_terminal
+        ) as session:
+            outcome = await session.resume(args.thread, context, reply)
+        if not outcome.ran and outcome.interrupt is not None:
+            print(
+                f"thread {args.thread} waits for: {outcome.interrupt.get('question')}\n"
+                f"give {_resume_hint(outcome.interrupt)}",
+                file=sys.stderr,
+            )
+            return 3
+        if not outcome.ran:
             print(f"thread {args.thread} is done; nothing to resume")
             return 0
-        reply: Any
-        if summary.status != "waiting for input":
-            reply = None  # stopped or failed: run again from the last checkpoint
-        elif args.approve or args.reject:
-            reply = bool(args.approve)
-        elif args.answer is not None:
-            reply = args.answer
-        else:
-            reply = ask_on_terminal(summary.interrupt or {})
-            if reply is None:
-                print(
-                    f"thread {args.thread} waits for: {summary.question}\n"
-                    f"give {_resume_hint(summary.interrupt or {})}",
-                    file=sys.stderr,
-                )
-                return 3
-        payload: Any = Command(resume=reply) if reply is not None else None
-        outcome = await run_until_done(graph, payload, args.thread, context, _say(args))
         return _report(outcome, deps, args)
 
     return asyncio.run(go())
@@ -578,7 +550,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args))
-    except (CatalogError, EmbeddingModelMissing, FileNotFoundError) as exc:
+    except (CatalogError, EmbeddingModelMissing, FileNotFoundError, ThreadNotFound) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except (RunLeaseHeld, RunConflict) as exc:

@@ -24,15 +24,30 @@ from graph.events import describe_event
 from nodes.context import Context
 
 Printer = Callable[[str], None]
+EventHandler = Callable[[dict[str, Any]], None]
+UpdateHandler = Callable[[str, Any], None]
+Answerer = Callable[[dict[str, Any]], Any | None]
 
 
 @dataclass
 class RunOutcome:
-    """How a streamed run ended."""
+    """How a streamed run ended (``ran`` is False when nothing ran: see ``graph.session``)."""
 
     thread_id: str
     values: dict[str, Any] = field(default_factory=dict)
     interrupt: dict[str, Any] | None = None
+    ran: bool = True
+
+
+async def current_outcome(graph: Any, thread_id: str, *, ran: bool = True) -> RunOutcome:
+    """The thread's state as it stands in the checkpointer, with its pending interrupt."""
+    snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
+    outcome = RunOutcome(thread_id=thread_id, values=dict(snapshot.values), ran=ran)
+    for task in snapshot.tasks:
+        if task.interrupts:
+            outcome.interrupt = dict(task.interrupts[0].value)
+            break
+    return outcome
 
 
 def run_config(
@@ -72,12 +87,14 @@ async def stream_run(
     thread_id: str,
     context: Context,
     say: Printer,
-    on_event: Callable[[dict[str, Any]], None] | None = None,
+    on_event: EventHandler | None = None,
     entry: str = "cli",
+    on_update: UpdateHandler | None = None,
 ) -> RunOutcome:
     """Stream one invocation, printing progress, until it ends or stops at an interrupt.
 
-    Every custom event (``graph.events``) goes to ``on_event`` too, when given.
+    Every custom event (``graph.events``) goes to ``on_event`` too, when given, and every
+    node's state update to ``on_update(node, update)`` (a ``Send`` task's update alone).
     """
     config = run_config(thread_id, context, entry=entry)
     async for mode, chunk in graph.astream(
@@ -90,16 +107,12 @@ async def stream_run(
             if line:
                 say(line)
         elif mode == "updates":
-            for node in chunk:
+            for node, update in chunk.items():
                 if not node.startswith("__"):
                     say(f"[{node}]")
-    snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
-    outcome = RunOutcome(thread_id=thread_id, values=dict(snapshot.values))
-    for task in snapshot.tasks:
-        if task.interrupts:
-            outcome.interrupt = dict(task.interrupts[0].value)
-            break
-    return outcome
+                    if on_update is not None:
+                        on_update(node, update)
+    return await current_outcome(graph, thread_id)
 
 
 def ask_on_terminal(interrupt: dict[str, Any]) -> Any | None:
@@ -124,15 +137,29 @@ async def run_until_done(
     thread_id: str | None,
     context: Context,
     say: Printer,
-    answer: Callable[[dict[str, Any]], Any | None] = ask_on_terminal,
+    answer: Answerer = ask_on_terminal,
+    *,
+    on_event: EventHandler | None = None,
+    on_update: UpdateHandler | None = None,
+    entry: str = "cli",
 ) -> RunOutcome:
-    """Run (or resume) a thread, answering interrupts through ``answer`` while it can."""
-    thread = thread_id or uuid.uuid4().hex[:12]
-    outcome = await stream_run(graph, payload, thread, context, say)
+    """Run (or resume) a thread, answering interrupts through ``answer`` while it can.
+
+    ``on_event``, ``on_update`` and ``entry`` are passed to every :func:`stream_run`.
+    """
+    thread = thread_id or new_thread_id()
+    outcome = await stream_run(graph, payload, thread, context, say, on_event, entry, on_update)
     while outcome.interrupt is not None:
         say(f"? {outcome.interrupt.get('question')}")
         reply = answer(outcome.interrupt)
         if reply is None:
             return outcome
-        outcome = await stream_run(graph, Command(resume=reply), thread, context, say)
+        outcome = await stream_run(
+            graph, Command(resume=reply), thread, context, say, on_event, entry, on_update
+        )
     return outcome
+
+
+def new_thread_id() -> str:
+    """A fresh thread id."""
+    return uuid.uuid4().hex[:12]

@@ -43,7 +43,7 @@ from typing import Any
 
 from graph.deps import Deps
 from graph.runtime import open_runtime
-from graph.streaming import run_until_done
+from graph.session import Session
 from nodes.context import Context
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -554,7 +554,7 @@ async def _run_in_home(
     dispatched_before, outside_before = DISPATCHES.snapshot()
     async with open_runtime(deps, mcp_config) as graph:
         for row in rows:
-            outcome = await _run_one(graph, row, db_path)
+            outcome = await _run_one(graph, deps, row, db_path)
             outcomes.append(outcome)
             if say is not None:
                 mark = "ok  " if outcome.correct else "FAIL"
@@ -571,7 +571,9 @@ async def _run_in_home(
     )
 
 
-async def _run_one(graph: Any, row: Mapping[str, Any], db_path: Path) -> RequestOutcome:
+async def _run_one(
+    graph: Any, deps: Deps, row: Mapping[str, Any], db_path: Path
+) -> RequestOutcome:
     await asyncio.to_thread(reset_sandbox, db_path)
     questions: list[dict[str, Any]] = []
 
@@ -584,9 +586,8 @@ async def _run_one(graph: Any, row: Mapping[str, Any], db_path: Path) -> Request
     context = Context(environments=["test"], pre_approved=True, output_format="md")
     thread = f"e2e-{row['id']}-{uuid.uuid4().hex[:8]}"
     started = time.perf_counter()
-    outcome = await run_until_done(
-        graph, {"request": row["request"]}, thread, context, lambda _line: None, answer
-    )
+    session = Session(graph, deps, entry="e2e", answer=answer)
+    outcome = await session.run(str(row["request"]), context, thread_id=thread)
     wall_ms = (time.perf_counter() - started) * 1000
     values = outcome.values
     question = questions[0] if questions else outcome.interrupt
