@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.evaluation.metrics import percentile
+
 
 def normalize_literal(value: Any) -> Any:
     """A comparable form of an argument value: numbers as floats, text trimmed and casefolded.
@@ -311,8 +313,8 @@ class E2EReport:
             if ledgers
             else None,
             "tokens_ratio": round(candidate / injection, 5) if injection else None,
-            "latency_ms_p50": round(_percentile(latencies, 50), 1),
-            "latency_ms_p95": round(_percentile(latencies, 95), 1),
+            "latency_ms_p50": round(percentile(latencies, 50), 1) if latencies else 0.0,
+            "latency_ms_p95": round(percentile(latencies, 95), 1) if latencies else 0.0,
             "latency_ms_mean": round(statistics.fmean(latencies), 1) if latencies else 0.0,
             "tool_ms_mean": round(statistics.fmean(o.tool_ms for o in outcomes), 1)
             if outcomes
@@ -323,15 +325,6 @@ class E2EReport:
                 if not o.correct
             ],
         }
-
-
-def _percentile(values: Sequence[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    rank = (len(ordered) - 1) * q / 100
-    low, high = math.floor(rank), math.ceil(rank)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
 # ============================================================================ reporting
