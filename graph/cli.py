@@ -485,8 +485,16 @@ def build_parser() -> argparse.ArgumentParser:
         "e2e",
         help="end-to-end accuracy of whole runs against the sandbox (tools, arguments, order)",
     )
-    e2e.add_argument("--instructions", help="a request set (JSONL); default: the --split")
-    e2e.add_argument("--split", choices=["dev", "test"], default="test")
+    request_set = e2e.add_mutually_exclusive_group()
+    request_set.add_argument("--split", choices=["dev", "test"],
+                             help="a request set of bench/data/e2e (default: test)")
+    request_set.add_argument(
+        "--instructions",
+        help="a request set (JSONL): lines need id and request; gold fields are scored",
+    )
+    e2e.add_argument("--out", help="write the run file (RUN.jsonl): one line per request")
+    e2e.add_argument("--model", help="chat model for the LLM path (an error if unusable)")
+    e2e.add_argument("--base-url", help="OpenAI-compatible endpoint of --model")
     e2e.add_argument("--limit", type=int, help="run N requests spread over the set")
     e2e.add_argument("--id", action="append", help="run only this request id (repeatable)")
     e2e.add_argument("--catalog", help="catalog to index (default: bench/data/e2e/catalog.json)")

@@ -6,6 +6,8 @@
 - :func:`open_checkpointer` opens that checkpointer alone (``zspace threads``).
 - :func:`server_deps` and :class:`SavedMcpBackend` serve long-lived servers (``langgraph
   dev``, ``zspace mcp``) over the MCP config ``zspace index --mcp`` last used.
+- :func:`require_chat_model` checks that an asked-for chat model can be used, before a run
+  that must not fall back to the rules.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from graph.builder import build_graph
 from graph.deps import Deps
+from nodes.context import Context
 from stores.checkpoint import postgres_checkpointer, sqlite_checkpointer
 
 MCP_CONFIG_POINTER = "mcp_config.json"
@@ -149,3 +152,34 @@ async def open_runtime(
             stack.callback(close_ledger)
         saver = await stack.enter_async_context(open_checkpointer(deps, url))
         yield build_graph(deps).compile(checkpointer=saver, name="zspace")
+
+
+class ChatModelUnavailable(RuntimeError):
+    """A chat model was asked for and cannot be used; the message says why."""
+
+
+async def require_chat_model(deps: Deps, context: Context, timeout_s: float = 60.0) -> Any:
+    """The chat model a run with ``context`` uses, checked with one short request.
+
+    The model is selected as ``zspace run`` selects it (``Deps.chat_model_for``: the context's
+    model and base URL, or ``OPENAI_BASE_URL``; the key from ``OPENAI_API_KEY``, any value
+    for a local server). Where ``zspace run`` falls back to the rules, this is an error.
+
+    Raises:
+        ChatModelUnavailable: no key and no endpoint, or the endpoint failed the request.
+    """
+    name = context.model or os.environ.get("ZSPACE_MODEL", "")
+    model = deps.chat_model_for(context)
+    if model is None:
+        raise ChatModelUnavailable(
+            f"chat model {name!r} cannot be used: no OPENAI_API_KEY and no endpoint; set "
+            "OPENAI_API_KEY (any value for a local server) or give --base-url"
+        )
+    where = context.base_url or os.environ.get("OPENAI_BASE_URL") or "the OpenAI API"
+    try:
+        await asyncio.wait_for(model.ainvoke("Reply with OK."), timeout=timeout_s)
+    except Exception as exc:  # noqa: BLE001 - every failure is a reason not to run
+        raise ChatModelUnavailable(
+            f"chat model {name!r} at {where} cannot be used: {type(exc).__name__}: {exc}"
+        ) from exc
+    return model

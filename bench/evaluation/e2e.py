@@ -4,6 +4,11 @@ Each request of a set (``bench/data/e2e/{dev,test}.jsonl``) runs on a freshly re
 database, through the compiled graph with the offline defaults (rule parser, local
 embeddings, the joint index of StableToolBench + near misses + the sandbox), with every tool
 call going over MCP, and is scored against its gold chain (``bench.evaluation.scoring``).
+An instructions file may hold lines with only ``id`` and ``request``: those are run, not
+scored. With ``--out`` every request becomes one line of the run file outside scorers read
+(``bench.evaluation.runfile``, EVAL.md), written as it finishes; a request that crashes is a
+``failed`` line and the rest go on. ``--model`` runs the LLM path on a checked chat model;
+without it the embedded rules run.
 
 The sandbox is a separate system: it is reset through its own command line
 (``python -m sandbox reset``) while its MCP server keeps running; the reset drops and
@@ -24,8 +29,17 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+from bench.evaluation.runfile import (
+    CallTrace,
+    RunFileWriter,
+    crash_line,
+    run_line,
+    run_status,
+    sandbox_tables,
+)
 from bench.evaluation.scoring import (
     E2EReport,
     RequestOutcome,
@@ -34,8 +48,9 @@ from bench.evaluation.scoring import (
     score_request,
 )
 from graph.deps import Deps
-from graph.runtime import open_runtime
+from graph.runtime import ChatModelUnavailable, open_runtime, require_chat_model
 from graph.session import Session
+from graph.streaming import current_outcome
 from nodes.context import Context
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -60,8 +75,12 @@ class E2EDataError(ValueError):
 def load_requests(path: Path) -> list[dict[str, Any]]:
     """Read a request set (one JSON object per line; see ``bench/data/e2e/README.md``).
 
+    A line needs ``id`` and ``request``; one that also has the gold fields (``expect`` and
+    ``gold``) is scored, one without them is only run.
+
     Raises:
-        E2EDataError: a line is not JSON or lacks ``id``, ``request``, ``expect`` or ``gold``.
+        E2EDataError: a line is not JSON, lacks ``id`` or ``request``, or has only one of
+            the gold fields.
     """
     rows: list[dict[str, Any]] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -71,9 +90,13 @@ def load_requests(path: Path) -> list[dict[str, Any]]:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise E2EDataError(f"{path}:{number}: not JSON ({exc.msg})") from exc
-        missing = [k for k in ("id", "request", "expect", "gold") if k not in row]
+        needed = ("id", "request", "expect", "gold") if is_scored(row) else ("id", "request")
+        missing = [k for k in needed if k not in row]
         if missing:
             raise E2EDataError(f"{path}:{number}: missing {', '.join(missing)}")
+        if not is_scored(row):
+            rows.append(row)
+            continue
         if row["expect"] not in EXPECTATIONS:
             raise E2EDataError(
                 f"{path}:{number}: expect must be one of {', '.join(EXPECTATIONS)}, "
@@ -82,6 +105,11 @@ def load_requests(path: Path) -> list[dict[str, Any]]:
         row.setdefault("steps", len(row["gold"]))
         rows.append(row)
     return rows
+
+
+def is_scored(row: Mapping[str, Any]) -> bool:
+    """Whether a request line carries gold fields (``expect``, ``gold``) to score it by."""
+    return "expect" in row or "gold" in row
 
 
 # ============================================================================ running
@@ -190,6 +218,9 @@ async def run_requests(
     home: Path | None = None,
     mcp_config: Path = SANDBOX_MCP,
     say: Say | None = None,
+    out: Path | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
 ) -> E2EReport:
     """Run every request on a fresh sandbox through the whole graph and score it.
 
@@ -200,17 +231,43 @@ async def run_requests(
         home: the harness's own zspace home (default ``ZSPACE_HOME/e2e``).
         mcp_config: the sandbox's MCP config; its server runs for the whole set.
         say: progress lines (one per request); None is quiet.
+        out: the run file to write (one line per request); None writes none.
+        model: a chat model for the LLM path, checked before anything runs; None runs the
+            embedded rules (``ZSPACE_MODEL`` is ignored).
+        base_url: the model's OpenAI-compatible endpoint.
+
+    Raises:
+        ChatModelUnavailable: ``model`` cannot be used (no key, endpoint down...).
     """
     home = e2e_home(home)
-    previous_home = os.environ.get("ZSPACE_HOME")
-    os.environ["ZSPACE_HOME"] = str(home)  # the MCP server and the reset use home/sandbox.db
+    # The MCP server and the reset use home/sandbox.db; without --model no model sneaks in.
+    overrides = {"ZSPACE_HOME": str(home), **({} if model else {"ZSPACE_MODEL": None})}
+    previous = {name: os.environ.get(name) for name in overrides}
+    _set_environment(overrides)
     try:
-        return await _run_in_home(rows, split, catalog_path, home, mcp_config, say)
+        context = Context(
+            environments=["test"], pre_approved=True, output_format="md",
+            model=model or "", base_url=base_url or "",
+        )
+        if model:  # before anything is indexed, run or written
+            await require_chat_model(Deps(home=home), context)
+        writer = RunFileWriter(out) if out is not None else None
+        try:
+            return await _run_in_home(rows, split, catalog_path, home, mcp_config, say,
+                                      context, writer)
+        finally:
+            if writer is not None:
+                writer.close()
     finally:
-        if previous_home is None:
-            os.environ.pop("ZSPACE_HOME", None)
+        _set_environment(previous)
+
+
+def _set_environment(values: Mapping[str, str | None]) -> None:
+    for name, value in values.items():
+        if value is None:
+            os.environ.pop(name, None)
         else:
-            os.environ["ZSPACE_HOME"] = previous_home
+            os.environ[name] = value
 
 
 async def _run_in_home(
@@ -220,6 +277,8 @@ async def _run_in_home(
     home: Path,
     mcp_config: Path,
     say: Say | None,
+    context: Context,
+    writer: RunFileWriter | None,
 ) -> E2EReport:
     from stores.catalog.enrich import enrich_catalog
     from stores.catalog.model import Catalog
@@ -239,13 +298,13 @@ async def _run_in_home(
     dispatched_before, outside_before = DISPATCHES.snapshot()
     async with open_runtime(deps, mcp_config) as graph:
         for row in rows:
-            outcome = await _run_one(graph, deps, row, db_path)
+            outcome = await _run_one(graph, deps, row, db_path, context, writer)
             outcomes.append(outcome)
             if say is not None:
-                mark = "ok  " if outcome.correct else "FAIL"
+                mark = ("ok  " if outcome.correct else "FAIL") if outcome.scored else "run "
+                kind = f"[{outcome.expect} {outcome.steps}]" if outcome.scored else "[unscored]"
                 say(
-                    f"{mark} {outcome.id} [{outcome.expect} {outcome.steps}] "
-                    f"{outcome.request[:70]}"
+                    f"{mark} {outcome.id} {kind} {outcome.status:<8} {outcome.request[:70]}"
                     + (f"\n       {outcome.reason}" if outcome.reason else "")
                 )
     dispatched_after, outside_after = DISPATCHES.snapshot()
@@ -253,38 +312,59 @@ async def _run_in_home(
         split=split, outcomes=outcomes, index_seconds=index_seconds,
         calls_dispatched=dispatched_after - dispatched_before,
         calls_outside_environment=outside_after - outside_before,
+        model=context.model or "rules",
     )
 
 
 async def _run_one(
-    graph: Any, deps: Deps, row: Mapping[str, Any], db_path: Path
+    graph: Any,
+    deps: Deps,
+    row: Mapping[str, Any],
+    db_path: Path,
+    context: Context,
+    writer: RunFileWriter | None,
 ) -> RequestOutcome:
+    """Run one request on a fresh sandbox; score it when it has gold; write its run line."""
     await asyncio.to_thread(reset_sandbox, db_path)
     questions: list[dict[str, Any]] = []
 
     def answer(interrupt: dict[str, Any]) -> Any | None:
         if interrupt.get("type") == "approval":
             return True
-        questions.append(interrupt)
+        questions.append(interrupt)  # recorded and left unanswered
         return None
 
-    context = Context(environments=["test"], pre_approved=True, output_format="md")
     thread = f"e2e-{row['id']}-{uuid.uuid4().hex[:8]}"
+    trace = CallTrace()
+    session = Session(graph, deps, entry="e2e", answer=answer, on_event=trace.on_event,
+                      on_update=trace.on_update)
+    crash: str | None = None
     started = time.perf_counter()
-    session = Session(graph, deps, entry="e2e", answer=answer)
-    outcome = await session.run(str(row["request"]), context, thread_id=thread)
+    try:
+        outcome = await session.run(str(row["request"]), context, thread_id=thread)
+    except Exception as exc:  # noqa: BLE001 - one request's crash is its failed line
+        crash = crash_line(exc)
+        outcome = await _state_after_crash(graph, thread)
     wall_ms = (time.perf_counter() - started) * 1000
     values = outcome.values
     question = questions[0] if questions else outcome.interrupt
-    correct, reason = score_request(row, values, question)
+    if writer is not None:
+        tables = await asyncio.to_thread(sandbox_tables, db_path)
+        writer.write(run_line(row, values, question, trace, tables, crash))
+    scored = is_scored(row)
+    correct, reason = False, ""
+    if crash is not None:
+        reason = f"crashed: {crash}"
+    elif scored:
+        correct, reason = score_request(row, values, question)
     results = list((values.get("results") or {}).values()) + list(values.get("history") or [])
     tool_ms = sum(float(r.get("duration_ms") or 0.0) for r in results)
     ledger = values.get("token_ledger") or {}
     return RequestOutcome(
         id=str(row["id"]),
         request=str(row["request"]),
-        expect=str(row["expect"]),
-        steps=int(row.get("steps") or len(row["gold"])),
+        expect=str(row.get("expect") or ""),
+        steps=int(row.get("steps") or len(row.get("gold") or [])),
         correct=correct,
         reason=reason,
         asked=question is not None,
@@ -294,7 +374,17 @@ async def _run_one(
         wall_ms=wall_ms,
         tool_ms=tool_ms,
         tags=list(row.get("tags") or []),
+        scored=scored,
+        status=run_status(values, question, crash)["status"],
     )
+
+
+async def _state_after_crash(graph: Any, thread: str) -> Any:
+    """What the checkpointer kept of a crashed run (nothing when it cannot be read)."""
+    try:
+        return await current_outcome(graph, thread)
+    except Exception:  # noqa: BLE001 - the crash is already being reported
+        return SimpleNamespace(values={}, interrupt=None)
 
 
 def run_split(
@@ -307,8 +397,14 @@ def run_split(
     home: Path | None = None,
     say: Say | None = None,
     write_retrieval: bool = True,
+    out: Path | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
 ) -> E2EReport:
-    """Load a split (or an instructions file), run it and return the report."""
+    """Load a split (or an instructions file), run it and return the report.
+
+    ``out``, ``model`` and ``base_url`` are :func:`run_requests`'.
+    """
     path = instructions or (E2E_DATA / f"{split}.jsonl")
     rows = load_requests(path)
     if write_retrieval and instructions is None:
@@ -322,7 +418,8 @@ def run_split(
         rows = _spread(rows, limit)
     label = split if instructions is None else path.stem
     return asyncio.run(
-        run_requests(rows, split=label, catalog_path=catalog_path, home=home, say=say)
+        run_requests(rows, split=label, catalog_path=catalog_path, home=home, say=say,
+                     out=out, model=model, base_url=base_url)
     )
 
 
@@ -342,21 +439,31 @@ def _spread(rows: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
 
 # ============================================================================ command
 def command_eval_e2e(args: argparse.Namespace) -> int:
-    """``zspace eval e2e``: run a request set end to end and print the accuracy table."""
+    """``zspace eval e2e``: run a request set end to end and print the accuracy table.
+
+    Exit codes: 0 ran, 2 the request set or the chat model cannot be used.
+    """
     quiet = args.json and not args.verbose
 
     def say(line: str) -> None:
         print(line, flush=True)
 
-    report = run_split(
-        args.split,
-        instructions=Path(args.instructions) if args.instructions else None,
-        limit=args.limit,
-        ids=args.id or (),
-        catalog_path=Path(args.catalog) if args.catalog else None,
-        home=Path(args.home) if args.home else None,
-        say=None if quiet else say,
-    )
+    try:
+        report = run_split(
+            args.split or "test",
+            instructions=Path(args.instructions) if args.instructions else None,
+            limit=args.limit,
+            ids=args.id or (),
+            catalog_path=Path(args.catalog) if args.catalog else None,
+            home=Path(args.home) if args.home else None,
+            say=None if quiet else say,
+            out=Path(args.out) if args.out else None,
+            model=args.model,
+            base_url=args.base_url,
+        )
+    except (ChatModelUnavailable, E2EDataError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     figures = report.figures()
     print(format_table(figures))
     if args.json:

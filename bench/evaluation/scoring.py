@@ -228,6 +228,8 @@ class RequestOutcome:
     wall_ms: float
     tool_ms: float
     tags: list[str] = field(default_factory=list)
+    scored: bool = True
+    status: str = ""
 
     @property
     def latency_ms(self) -> float:
@@ -271,10 +273,16 @@ class E2EReport:
     index_seconds: float = 0.0
     calls_dispatched: int = 0
     calls_outside_environment: int = 0
+    model: str = "rules"
 
     def figures(self) -> dict[str, Any]:
-        """The figures as one JSON-ready mapping (the ``--json`` line)."""
-        outcomes = self.outcomes
+        """The figures as one JSON-ready mapping (the ``--json`` line).
+
+        ``n`` counts every request run; accuracies count the scored ones (``scored``), and
+        ``statuses`` counts the run statuses of the run file (done, question, failed).
+        """
+        ran = self.outcomes
+        outcomes = [o for o in ran if o.scored]
 
         def share(items: Sequence[RequestOutcome]) -> float | None:
             return round(sum(o.correct for o in items) / len(items), 4) if items else None
@@ -291,13 +299,17 @@ class E2EReport:
         long_chains = [o for o in calls if o.steps >= 5]
         clarify = [o for o in outcomes if o.expect == "clarify"]
         direct = [o for o in outcomes if o.expect == "direct_answer"]
-        ledgers = [o for o in outcomes if o.all_injection_tokens]
+        ledgers = [o for o in ran if o.all_injection_tokens]
         candidate = sum(o.candidate_tokens or 0 for o in ledgers)
         injection = sum(o.all_injection_tokens or 0 for o in ledgers)
-        latencies = sorted(o.latency_ms for o in outcomes)
+        latencies = sorted(o.latency_ms for o in ran)
+        statuses = {s: sum(o.status == s for o in ran) for s in ("done", "question", "failed")}
         return {
             "split": self.split,
-            "n": len(outcomes),
+            "model": self.model,
+            "n": len(ran),
+            "scored": len(outcomes),
+            "statuses": statuses,
             "correct": sum(o.correct for o in outcomes),
             "accuracy": share(outcomes),
             "call_accuracy": share(calls),
@@ -316,13 +328,11 @@ class E2EReport:
             "latency_ms_p50": round(percentile(latencies, 50), 1) if latencies else 0.0,
             "latency_ms_p95": round(percentile(latencies, 95), 1) if latencies else 0.0,
             "latency_ms_mean": round(statistics.fmean(latencies), 1) if latencies else 0.0,
-            "tool_ms_mean": round(statistics.fmean(o.tool_ms for o in outcomes), 1)
-            if outcomes
-            else 0.0,
+            "tool_ms_mean": round(statistics.fmean(o.tool_ms for o in ran), 1) if ran else 0.0,
             "failures": [
                 {"id": o.id, "steps": o.steps, "expect": o.expect, "reason": o.reason}
-                for o in outcomes
-                if not o.correct
+                for o in ran
+                if (o.scored and not o.correct) or o.reason
             ],
         }
 
@@ -330,8 +340,11 @@ class E2EReport:
 # ============================================================================ reporting
 def format_table(figures: Mapping[str, Any]) -> str:
     """The figures as a plain-text table."""
+    scored = figures.get("scored", figures["n"])
     lines = [
-        f"split {figures['split']}: {figures['n']} requests",
+        f"split {figures['split']}: {figures['n']} requests"
+        + (f", {scored} of them scored" if scored != figures["n"] else "")
+        + f" (model: {figures.get('model', 'rules')})",
         "",
         "steps      n   correct  accuracy",
     ]
@@ -342,12 +355,14 @@ def format_table(figures: Mapping[str, Any]) -> str:
     lines += [
         "",
         f"overall accuracy         {_pct(figures['accuracy'])} "
-        f"({figures['correct']}/{figures['n']})",
+        f"({figures['correct']}/{scored})",
         f"tool-call accuracy       {_pct(figures['call_accuracy'])}",
         f"5-6-step accuracy        {_pct(figures['accuracy_5_6_steps'])}",
         f"clarification accuracy   {_pct(figures['clarify_accuracy'])}",
         f"direct-answer accuracy   {_pct(figures['direct_answer_accuracy'])}",
         f"unexpected questions     {figures['unexpected_questions']}",
+        "run statuses             "
+        + ", ".join(f"{k} {v}" for k, v in (figures.get("statuses") or {}).items()),
         f"calls outside the env    {figures['calls_outside_environment']} of "
         f"{figures['calls_dispatched']} dispatched",
         f"tokens per request       {figures['tokens_per_request']} vs "

@@ -87,10 +87,14 @@ def test_every_subcommand_parses() -> None:
         ["index", "a.json"], ["search", "q"], ["run", "r", "--postgres", "postgresql://x/y"],
         ["resume", "t", "--approve"], ["threads", "--limit", "3"], ["mcp"], ["demo"],
         ["eval", "retrieval", "--catalog", "c", "--queries", "q"],
+        ["eval", "e2e", "--split", "dev", "--out", "run.jsonl", "--json"],
+        ["eval", "e2e", "--instructions", "f.jsonl", "--model", "m", "--base-url", "http://u"],
     ):
         assert callable(parser.parse_args(argv).handler)
     with pytest.raises(SystemExit):
         parser.parse_args(["resume", "t", "--approve", "--reject"])
+    with pytest.raises(SystemExit):  # a split or an instructions file, not both
+        parser.parse_args(["eval", "e2e", "--split", "dev", "--instructions", "f.jsonl"])
 
 
 def test_a_run_driven_by_another_live_process_is_refused(
