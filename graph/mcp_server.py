@@ -19,12 +19,13 @@ Postgres with ``ZSPACE_POSTGRES_URL``). Register it in an MCP client config as::
 from __future__ import annotations
 
 import sys
+from collections.abc import Awaitable, Callable
 from contextlib import redirect_stdout
 from typing import Any, Literal
 
 from graph.deps import Deps
 from graph.runtime import saved_mcp_config
-from graph.session import open_session
+from graph.session import Session, open_session
 from graph.streaming import RunOutcome
 from graph.tools import describe_tools
 from graph.tools import search_tools as rank_tools
@@ -76,19 +77,13 @@ def build_server(deps: Deps | None = None) -> Any:
     deps = deps or Deps()
     server = FastMCP("zspace", instructions=INSTRUCTIONS)
 
-    async def invoke(
-        context: Context, thread_id: str | None, request: str | None = None, answer: str = ""
-    ) -> dict[str, Any]:
+    async def invoke(drive: Callable[[Session], Awaitable[RunOutcome]]) -> dict[str, Any]:
         # Progress lines are dropped (stdout is the MCP channel); a second request driving
         # the same thread or run id is refused by the session before anything runs.
         with redirect_stdout(sys.stderr):
             mcp_config = saved_mcp_config(deps.get_home())
             async with open_session(deps, mcp_config, entry="mcp") as session:
-                if request is not None:
-                    outcome = await session.run(request, context, thread_id)
-                else:
-                    assert thread_id is not None
-                    outcome = await session.resume(thread_id, context, answer)
+                outcome = await drive(session)
         return outcome_payload(outcome)
 
     @server.tool()
@@ -132,7 +127,7 @@ def build_server(deps: Deps | None = None) -> Any:
             output_format: md (a table), json or text.
         """
         context = Context(run_id=run_id or "", pre_approved=approve, output_format=output_format)
-        return await invoke(context, thread_id, request=request)
+        return await invoke(lambda session: session.run(request, context, thread_id))
 
     @server.tool()
     async def resume_run(thread_id: str, answer: str) -> dict[str, Any]:
@@ -146,7 +141,7 @@ def build_server(deps: Deps | None = None) -> Any:
         A thread that is not waiting goes on from its last checkpoint (the answer is not
         used); an unknown thread, or one another request is driving, is an error.
         """
-        return await invoke(Context(), thread_id, answer=answer)
+        return await invoke(lambda session: session.resume(thread_id, Context(), answer))
 
     return server
 
