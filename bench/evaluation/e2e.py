@@ -29,7 +29,6 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from bench.evaluation.runfile import (
@@ -50,7 +49,7 @@ from bench.evaluation.scoring import (
 from graph.deps import Deps
 from graph.runtime import ChatModelUnavailable, open_runtime, require_chat_model
 from graph.session import Session
-from graph.streaming import current_outcome
+from graph.streaming import RunOutcome, current_outcome
 from nodes.context import Context
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -324,8 +323,11 @@ async def _run_one(
     context: Context,
     writer: RunFileWriter | None,
 ) -> RequestOutcome:
-    """Run one request on a fresh sandbox; score it when it has gold; write its run line."""
-    await asyncio.to_thread(reset_sandbox, db_path)
+    """Run one request on a fresh sandbox; score it when it has gold; write its run line.
+
+    Anything that fails on the way (the reset, the run, the export) is this request's crash:
+    its line is ``failed`` with the crash's last line, and the set goes on.
+    """
     questions: list[dict[str, Any]] = []
 
     def answer(interrupt: dict[str, Any]) -> Any | None:
@@ -341,6 +343,8 @@ async def _run_one(
     crash: str | None = None
     started = time.perf_counter()
     try:
+        await asyncio.to_thread(reset_sandbox, db_path)
+        started = time.perf_counter()
         outcome = await session.run(str(row["request"]), context, thread_id=thread)
     except Exception as exc:  # noqa: BLE001 - one request's crash is its failed line
         crash = crash_line(exc)
@@ -349,7 +353,11 @@ async def _run_one(
     values = outcome.values
     question = questions[0] if questions else outcome.interrupt
     if writer is not None:
-        tables = await asyncio.to_thread(sandbox_tables, db_path)
+        tables: dict[str, list[dict[str, Any]]] = {}
+        try:
+            tables = await asyncio.to_thread(sandbox_tables, db_path)
+        except Exception as exc:  # noqa: BLE001 - an unreadable sandbox fails this line only
+            crash = crash or crash_line(exc)
         writer.write(run_line(row, values, question, trace, tables, crash))
     scored = is_scored(row)
     correct, reason = False, ""
@@ -379,12 +387,12 @@ async def _run_one(
     )
 
 
-async def _state_after_crash(graph: Any, thread: str) -> Any:
+async def _state_after_crash(graph: Any, thread: str) -> RunOutcome:
     """What the checkpointer kept of a crashed run (nothing when it cannot be read)."""
     try:
         return await current_outcome(graph, thread)
     except Exception:  # noqa: BLE001 - the crash is already being reported
-        return SimpleNamespace(values={}, interrupt=None)
+        return RunOutcome(thread)
 
 
 def run_split(

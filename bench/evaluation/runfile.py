@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from langgraph.types import Overwrite
 
+from bench.evaluation.scoring import full_output
 from nodes.execute import resolve_args
 from stores.secrets import redact_args
 
@@ -183,7 +184,7 @@ def _call_line(seq: int, entry: Mapping[str, Any], results: Mapping[str, Any]) -
         "status": status,
         "error_kind": kind if status != "ok" else None,
         "error": str(error or kind) if status != "ok" else None,
-        "output": _full_output(record) if status == "ok" else None,
+        "output": full_output(record) if status == "ok" else None,
     }
 
 
@@ -200,14 +201,6 @@ def _planned_args(planned: Mapping[str, Any], results: Mapping[str, Any]) -> dic
             if "from_call" not in source
         }
         return dict(redact_args(literal))
-
-
-def _full_output(record: Mapping[str, Any]) -> Any:
-    """A call's output; a large one is read back from the file the executor spilled it to."""
-    ref = record.get("output_ref")
-    if ref and Path(ref).is_file():
-        return json.loads(Path(ref).read_text(encoding="utf-8"))
-    return record.get("output")
 
 
 def run_status(

@@ -176,6 +176,14 @@ def _multiset_difference(left: Sequence[str], right: Sequence[str]) -> list[str]
     return out
 
 
+def full_output(record: Mapping[str, Any]) -> Any:
+    """A call's output; a large one is read back from the file the executor spilled it to."""
+    ref = record.get("output_ref")
+    if ref and Path(ref).is_file():
+        return json.loads(Path(ref).read_text(encoding="utf-8"))
+    return record.get("output")
+
+
 def executed_calls(values: Mapping[str, Any], home: Path | None = None) -> list[ExecutedCall]:
     """The successful calls of a finished run, with their plan ancestors."""
     plan = {c["call_id"]: c for c in values.get("plan") or []}
@@ -195,10 +203,7 @@ def executed_calls(values: Mapping[str, Any], home: Path | None = None) -> list[
     for call_id, result in (values.get("results") or {}).items():
         if result.get("status") != "ok":
             continue
-        output = result.get("output")
-        ref = result.get("output_ref")
-        if ref and Path(ref).is_file():
-            output = json.loads(Path(ref).read_text(encoding="utf-8"))
+        output = full_output(result)
         calls.append(
             ExecutedCall(
                 call_id=call_id,
