@@ -6,7 +6,7 @@ Once per harness run it seeds a pristine sandbox database, lists the sandbox's t
 (so each tool carries its pinned definition hash), indexes them with the near-miss twins, and
 makes one reference run per request without faults (its row deltas are the expected effects).
 Then each run gets a fresh copy of the sandbox database and the index and runs one
-multi-step side-effecting request in a child process (``bench/crash_child.py``: open_runtime,
+multi-step side-effecting request in a child process (``bench/crash_child.py``: graph.session,
 fixed thread and run id, ``durability="sync"``), killed with SIGKILL either at a random moment
 after it is ready or at a named point (``before_call``, ``after_call``, ``after_record`` of a
 side-effecting call). The MCP SDK starts the sandbox server in its own session, so the kill

@@ -2,11 +2,11 @@
 
 ``python -m bench.crash_child --home H --index I --catalog C --mcp M --thread T --run-id R
 --request TEXT --out FILE`` opens the runtime (SQLite checkpoints under ``H``, the sandbox over
-MCP, a pre-built index), holds the run's lease, runs the thread with ``durability="sync"``
-(fresh, or resumed from its last checkpoint) until it finishes, and writes the final state's
-results and the run's ledger records to ``FILE``. ``ZSPACE_CRASH_AT`` (see
-``stores.execution.faults.crash_point``) makes it kill itself at a named point; the harness may also
-SIGKILL it at any moment after it prints ``ready``.
+MCP, a pre-built index), then, through ``graph.session`` (which holds the run's lease), runs
+the thread with ``durability="sync"`` (fresh, or resumed from its last checkpoint) until it
+finishes, and writes the final state's results and the run's ledger records to ``FILE``.
+``ZSPACE_CRASH_AT`` (see ``stores.execution.faults.crash_point``) makes it kill itself at a
+named point; the harness may also SIGKILL it at any moment after it prints ``ready``.
 
 Exit codes: 0 finished, 3 stopped at an interrupt, 4 another process holds the run's lease.
 """
@@ -18,7 +18,6 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 LEASE_HELD_EXIT = 4
 
@@ -33,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
 
 async def _run(args: argparse.Namespace) -> int:
     from graph.deps import Deps
-    from graph.runner import open_runtime, run_until_done
+    from graph.session import open_session
     from nodes.context import Context
     from stores.catalog.model import Catalog
     from stores.execution.ledger.calls import RunLeaseHeld
@@ -49,24 +48,18 @@ async def _run(args: argparse.Namespace) -> int:
     )
     config = {"configurable": {"thread_id": args.thread}}
     try:
-        with ledger.run_lease(args.run_id):
-            async with open_runtime(deps, Path(args.mcp)) as graph:
-                snapshot = await graph.aget_state(config)
-                if not snapshot.values:
-                    payload: Any = {"request": args.request}
-                elif snapshot.next:
-                    payload = None  # resume from the last checkpoint
-                else:
-                    payload = "done"
-                print("ready", flush=True)
-                if payload != "done":
-                    outcome = await run_until_done(
-                        graph, payload, args.thread, context, lambda _line: None,
-                        answer=lambda _interrupt: True,
-                    )
-                    if outcome.interrupt is not None:
-                        return 3
-                values = dict((await graph.aget_state(config)).values)
+        async with open_session(
+            deps, Path(args.mcp), entry="crash", answer=lambda _interrupt: True
+        ) as session:
+            snapshot = await session.graph.aget_state(config)
+            print("ready", flush=True)
+            if not snapshot.values:
+                outcome = await session.run(args.request, context, thread_id=args.thread)
+            else:  # resumed from the last checkpoint; a finished thread is left alone
+                outcome = await session.resume(args.thread, context)
+            if outcome.interrupt is not None:
+                return 3
+            values = outcome.values
     except RunLeaseHeld as exc:
         print(f"crash_child: {exc}", file=sys.stderr, flush=True)
         return LEASE_HELD_EXIT

@@ -3,7 +3,7 @@
 The chain is the paper's request over four real Python tools that sit among the 2,490
 StableToolBench tools, so retrieval searches the full index. The same requests run with the
 SQLite checkpointer (``durability="sync"``, what zspace uses) and with an in-memory saver as
-the baseline.
+the baseline, each run through ``graph.session`` as ``zspace run`` runs it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import asyncio
 import statistics
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -22,6 +21,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from bench.common import DEV_CATALOG, machine_line, write_result
 from graph.builder import build_graph
 from graph.deps import Deps
+from graph.session import Session
 from nodes.context import Context
 from stores.catalog.enrich import enrich_catalog
 from stores.catalog.model import Catalog
@@ -80,15 +80,13 @@ def bench_catalog() -> Catalog:
 
 
 async def measure(deps: Deps, saver: Any, runs: int) -> list[float]:
-    graph = build_graph(deps).compile(checkpointer=saver)
+    session = Session(build_graph(deps).compile(checkpointer=saver), deps, entry="bench")
     overheads = []
     for _ in range(runs):
-        config = {"configurable": {"thread_id": uuid.uuid4().hex}}
         started = time.perf_counter()
-        await graph.ainvoke({"request": REQUEST}, config, context=Context(), durability="sync")
+        outcome = await session.run(REQUEST, Context())
         wall = (time.perf_counter() - started) * 1000
-        state = (await graph.aget_state(config)).values
-        calls = state.get("results") or {}
+        calls = outcome.values.get("results") or {}
         assert len(calls) == 4 and all(r["status"] == "ok" for r in calls.values()), calls
         tool_ms = sum(r["duration_ms"] for r in calls.values())
         overheads.append(wall - tool_ms)

@@ -18,7 +18,8 @@ from __future__ import annotations
 from graph.builder import build_graph
 from graph.deps import Deps
 from graph.events import ZspaceEvent, describe_event
-from graph.runner import open_runtime, run_config, run_until_done, stream_run
+from graph.runtime import open_runtime
+from graph.streaming import run_config, run_until_done, stream_run
 from graph.tools import make_retrieve_tools, retrieve_tools_tool, tool_registry
 from nodes.context import Context
 from nodes.state import InputState, OutputState, ZState

@@ -7,6 +7,6 @@ The server brings its own checkpointer. Tools are called over the MCP config tha
 from __future__ import annotations
 
 from graph.builder import build_graph
-from graph.runner import server_deps
+from graph.runtime import server_deps
 
 graph = build_graph(server_deps()).compile(name="zspace")

@@ -11,21 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from graph.deps import ACTIVE_CATALOG, Deps
-from graph.runner import (
-    RunOutcome,
+from graph.runtime import (
     configured_postgres_url,
-    list_threads,
     open_checkpointer,
-    open_runtime,
     remember_mcp_config,
-    run_until_done,
     saved_mcp_config,
 )
+from graph.session import NO_REPLY, ThreadNotFound, open_session
+from graph.streaming import RunOutcome, ask_on_terminal
+from graph.threads import list_threads
 from stores.catalog.enrich import enrich_catalog
 from stores.catalog.model import Catalog, CatalogError
 from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
 from stores.retrieval.embeddings import EmbeddingModelMissing
-from stores.retrieval.ranking import RetrievalConfig, retrieve
 from stores.settings import apply_offline_environment, zspace_home
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -106,23 +104,15 @@ def command_index(args: argparse.Namespace) -> int:
 
 def command_search(args: argparse.Namespace) -> int:
     """Rank tools and their owners for a query."""
-    from stores.language.keywords import extract_keywords
+    from graph.tools import search_tools
 
     deps = Deps(index_name=args.name)
     index = deps.get_index()
     if len(index) == 0:
         print("the index is empty: run `zspace index CATALOG` first", file=sys.stderr)
         return 2
-    keywords = extract_keywords(args.query)
-    result = retrieve(
-        index,
-        args.query,
-        keywords,
-        k_tools=args.k,
-        k_agents=args.k,
-        config=RetrievalConfig(),
-        environments=args.env or None,
-    )
+    found = search_tools(index, args.query, k=args.k, environments=args.env or None)
+    keywords, result = found.keywords, found.result
     if args.json:
         print(
             json.dumps(
@@ -367,72 +357,45 @@ def command_run(args: argparse.Namespace) -> int:
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
 
     async def go() -> int:
-        async with open_runtime(deps, mcp, args.postgres) as graph:
-            with _lease(deps, args.run_id or args.thread):
-                outcome = await run_until_done(
-                    graph, {"request": args.request}, args.thread, context, _say(args)
-                )
+        # The session holds the run's lease inside the runtime, so with Postgres configured
+        # the lease lives in the shared ledger and two machines exclude each other too.
+        async with open_session(
+            deps, mcp, args.postgres, say=_say(args), answer=ask_on_terminal
+        ) as session:
+            outcome = await session.run(args.request, context, thread_id=args.thread)
         return _report(outcome, deps, args)
 
     return asyncio.run(go())
-
-
-def _lease(deps: Deps, key: str | None) -> Any:
-    """One process per run: hold the run's lease (a fresh thread needs none).
-
-    Taken inside ``open_runtime``, so with Postgres configured the lease lives in the shared
-    Postgres ledger and two machines driving the same run exclude each other too.
-    """
-    import contextlib
-
-    if not key:
-        return contextlib.nullcontext()
-    return deps.get_ledger().run_lease(key)
 
 
 def command_resume(args: argparse.Namespace) -> int:
     """Continue an interrupted thread with an answer, an approval or a rejection."""
     import asyncio
 
-    from langgraph.types import Command
-
-    from graph.runner import ask_on_terminal, summarize_thread
-
     context = _context(args)
     deps = Deps()
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
+    reply: Any = NO_REPLY  # stopped or failed threads go on from their last checkpoint
+    if args.approve or args.reject:
+        reply = bool(args.approve)
+    elif args.answer is not None:
+        reply = args.answer
 
     async def go() -> int:
-        async with open_runtime(deps, mcp, args.postgres) as graph:
-            with _lease(deps, args.thread):
-                return await resume_thread(graph)
-
-    async def resume_thread(graph: Any) -> int:
-        summary = await summarize_thread(graph, args.thread)
-        if summary.status == "empty":
-            print(f"no thread {args.thread!r} in the checkpointer", file=sys.stderr)
-            return 2
-        if summary.status == "done":
+        async with open_session(
+            deps, mcp, args.postgres, say=_say(args), answer=ask_on_terminal
+        ) as session:
+            outcome = await session.resume(args.thread, context, reply)
+        if not outcome.ran and outcome.interrupt is not None:
+            print(
+                f"thread {args.thread} waits for: {outcome.interrupt.get('question')}\n"
+                f"give {_resume_hint(outcome.interrupt)}",
+                file=sys.stderr,
+            )
+            return 3
+        if not outcome.ran:
             print(f"thread {args.thread} is done; nothing to resume")
             return 0
-        reply: Any
-        if summary.status != "waiting for input":
-            reply = None  # stopped or failed: run again from the last checkpoint
-        elif args.approve or args.reject:
-            reply = bool(args.approve)
-        elif args.answer is not None:
-            reply = args.answer
-        else:
-            reply = ask_on_terminal(summary.interrupt or {})
-            if reply is None:
-                print(
-                    f"thread {args.thread} waits for: {summary.question}\n"
-                    f"give {_resume_hint(summary.interrupt or {})}",
-                    file=sys.stderr,
-                )
-                return 3
-        payload: Any = Command(resume=reply) if reply is not None else None
-        outcome = await run_until_done(graph, payload, args.thread, context, _say(args))
         return _report(outcome, deps, args)
 
     return asyncio.run(go())
@@ -522,8 +485,16 @@ def build_parser() -> argparse.ArgumentParser:
         "e2e",
         help="end-to-end accuracy of whole runs against the sandbox (tools, arguments, order)",
     )
-    e2e.add_argument("--instructions", help="a request set (JSONL); default: the --split")
-    e2e.add_argument("--split", choices=["dev", "test"], default="test")
+    request_set = e2e.add_mutually_exclusive_group()
+    request_set.add_argument("--split", choices=["dev", "test"],
+                             help="a request set of bench/data/e2e (default: test)")
+    request_set.add_argument(
+        "--instructions",
+        help="a request set (JSONL): lines need id and request; gold fields are scored",
+    )
+    e2e.add_argument("--out", help="write the run file (RUN.jsonl): one line per request")
+    e2e.add_argument("--model", help="chat model for the LLM path (an error if unusable)")
+    e2e.add_argument("--base-url", help="OpenAI-compatible endpoint of --model")
     e2e.add_argument("--limit", type=int, help="run N requests spread over the set")
     e2e.add_argument("--id", action="append", help="run only this request id (repeatable)")
     e2e.add_argument("--catalog", help="catalog to index (default: bench/data/e2e/catalog.json)")
@@ -587,7 +558,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args))
-    except (CatalogError, EmbeddingModelMissing, FileNotFoundError) as exc:
+    except (CatalogError, EmbeddingModelMissing, FileNotFoundError, ThreadNotFound) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except (RunLeaseHeld, RunConflict) as exc:

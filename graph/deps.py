@@ -52,6 +52,8 @@ class Deps:
         home: where zspace writes (default ``ZSPACE_HOME`` or ``./.zspace``).
         lexicon: the domain synonym lexicon (default: the shipped one, or
             ``ZSPACE_LEXICON``).
+        ledger: the call ledger (default: SQLite under the home; ``open_runtime`` puts
+            the Postgres one here for the length of a run when a URL is configured).
     """
 
     embedder: Embedder | None = None
@@ -63,9 +65,9 @@ class Deps:
     lexicon: Lexicon | None = None
     index_name: str = DEFAULT_INDEX_NAME
     chroma_url: str | None = field(default_factory=lambda: os.environ.get("ZSPACE_CHROMA_URL"))
+    ledger: CallLedger | None = None
     _graph: ToolDependencyGraph | None = None
     _home_made: bool = False
-    _ledger: CallLedger | None = None
     _models: dict[tuple[str, str], Any] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -149,9 +151,9 @@ class Deps:
     def get_ledger(self) -> CallLedger:
         """The call ledger (SQLite under the home)."""
         with self._lock:
-            if self._ledger is None:
-                self._ledger = CallLedger(self.get_home() / "ledger.sqlite")
-            return self._ledger
+            if self.ledger is None:
+                self.ledger = CallLedger(self.get_home() / "ledger.sqlite")
+            return self.ledger
 
     def make_executor(self, context: Context) -> ToolExecutor:
         """An executor bound to this run's environment allow-list and deadline."""

@@ -19,17 +19,17 @@ Postgres with ``ZSPACE_POSTGRES_URL``). Register it in an MCP client config as::
 from __future__ import annotations
 
 import sys
-import uuid
+from collections.abc import Awaitable, Callable
 from contextlib import redirect_stdout
 from typing import Any, Literal
 
-from langgraph.types import Command
-
 from graph.deps import Deps
-from graph.runner import RunOutcome, open_runtime, saved_mcp_config, stream_run
+from graph.runtime import saved_mcp_config
+from graph.session import Session, open_session
+from graph.streaming import RunOutcome
 from graph.tools import describe_tools
+from graph.tools import search_tools as rank_tools
 from nodes.context import Context
-from stores.retrieval.ranking import RetrievalConfig, retrieve
 from stores.settings import apply_offline_environment
 
 INSTRUCTIONS = (
@@ -38,10 +38,6 @@ INSTRUCTIONS = (
     "execute a whole request. When run_request answers status 'waiting for input', call "
     "resume_run with the thread_id and the answer to its question."
 )
-
-
-def _quiet(_line: str) -> None:
-    """Progress lines are dropped: stdout is the MCP channel."""
 
 
 def outcome_payload(outcome: RunOutcome) -> dict[str, Any]:
@@ -68,6 +64,8 @@ def outcome_payload(outcome: RunOutcome) -> dict[str, Any]:
     if outcome.interrupt is not None:
         payload["question"] = outcome.interrupt.get("question")
         payload["interrupt"] = outcome.interrupt
+    elif not outcome.ran:
+        payload["note"] = "nothing to resume: the thread is done"
     return payload
 
 
@@ -79,11 +77,13 @@ def build_server(deps: Deps | None = None) -> Any:
     deps = deps or Deps()
     server = FastMCP("zspace", instructions=INSTRUCTIONS)
 
-    async def invoke(payload: Any, thread_id: str, context: Context) -> dict[str, Any]:
+    async def invoke(drive: Callable[[Session], Awaitable[RunOutcome]]) -> dict[str, Any]:
+        # Progress lines are dropped (stdout is the MCP channel); a second request driving
+        # the same thread or run id is refused by the session before anything runs.
         with redirect_stdout(sys.stderr):
             mcp_config = saved_mcp_config(deps.get_home())
-            async with open_runtime(deps, mcp_config) as graph:
-                outcome = await stream_run(graph, payload, thread_id, context, _quiet, entry="mcp")
+            async with open_session(deps, mcp_config, entry="mcp") as session:
+                outcome = await drive(session)
         return outcome_payload(outcome)
 
     @server.tool()
@@ -98,14 +98,12 @@ def build_server(deps: Deps | None = None) -> Any:
             environment: only tools of this environment (e.g. "test"); default: any.
         """
         with redirect_stdout(sys.stderr):
-            result = retrieve(
+            result = rank_tools(
                 deps.get_index(),
                 query,
-                k_tools=max(1, min(int(k), 50)),
-                k_agents=max(1, min(int(k), 50)),
-                config=RetrievalConfig(),
+                k=max(1, min(int(k), 50)),
                 environments=[environment] if environment else None,
-            )
+            ).result
             described = describe_tools([t.tool_id for t in result.tools], deps.get_catalog())
         for row, ranked in zip(described, result.tools, strict=True):
             row["score"] = round(ranked.score, 6)
@@ -129,8 +127,7 @@ def build_server(deps: Deps | None = None) -> Any:
             output_format: md (a table), json or text.
         """
         context = Context(run_id=run_id or "", pre_approved=approve, output_format=output_format)
-        thread = thread_id or uuid.uuid4().hex[:12]
-        return await invoke({"request": request}, thread, context)
+        return await invoke(lambda session: session.run(request, context, thread_id))
 
     @server.tool()
     async def resume_run(thread_id: str, answer: str) -> dict[str, Any]:
@@ -140,8 +137,11 @@ def build_server(deps: Deps | None = None) -> Any:
             thread_id: the thread_id run_request returned.
             answer: the missing value; yes / no for an approval; done / retry / skip when
                 it asks what happened to a call whose outcome is unknown.
+
+        A thread that is not waiting goes on from its last checkpoint (the answer is not
+        used); an unknown thread, or one another request is driving, is an error.
         """
-        return await invoke(Command(resume=answer), thread_id, Context())
+        return await invoke(lambda session: session.resume(thread_id, Context(), answer))
 
     return server
 

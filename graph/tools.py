@@ -13,13 +13,15 @@ allow-list) drops in::
                          retrieve_tools_coroutine=aretrieve).compile()
 
 Or give any tool-calling agent :func:`retrieve_tools_tool` (a ``StructuredTool`` named
-``retrieve_tools``).
+``retrieve_tools``). :func:`search_tools` is the one tool search behind all of them, and
+behind ``zspace search`` and the MCP server's ``search_tools``.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -27,10 +29,49 @@ from langchain_core.tools import BaseTool, StructuredTool
 from stores.catalog.model import Catalog
 from stores.language.keywords import extract_keywords
 from stores.retrieval.index import ToolIndex
-from stores.retrieval.ranking import RetrievalConfig, retrieve
+from stores.retrieval.ranking import RetrievalConfig, RetrievalResult, retrieve
 
 ToolId = str
 DEFAULT_K = 5
+
+
+@dataclass
+class ToolSearch:
+    """One search: the query, the keywords read from it, and the ranked tools and agents."""
+
+    query: str
+    keywords: list[str]
+    result: RetrievalResult
+
+
+def search_tools(
+    index: ToolIndex,
+    query: str,
+    *,
+    k: int = DEFAULT_K,
+    environments: Sequence[str] | None = None,
+    config: RetrievalConfig | None = None,
+) -> ToolSearch:
+    """Rank the ``k`` best tools and agents for ``query`` with zspace's ranking.
+
+    Args:
+        index: the joint tool + agent index.
+        query: one step of a task in plain language.
+        k: how many tools and how many agents.
+        environments: allow-list; tools tagged with another environment never come back.
+        config: the ranking method (default: the measured best).
+    """
+    keywords = extract_keywords(query)
+    result = retrieve(
+        index,
+        query,
+        keywords,
+        k_tools=k,
+        k_agents=k,
+        config=config or RetrievalConfig(),
+        environments=environments,
+    )
+    return ToolSearch(query=query, keywords=keywords, result=result)
 
 
 def search_tool_ids(
@@ -42,16 +83,8 @@ def search_tool_ids(
     config: RetrievalConfig | None = None,
 ) -> list[ToolId]:
     """The ids of the ``k`` best tools for ``query`` (zspace's ranking), best first."""
-    result = retrieve(
-        index,
-        query,
-        extract_keywords(query),
-        k_tools=k,
-        k_agents=k,
-        config=config or RetrievalConfig(),
-        environments=environments,
-    )
-    return [tool.tool_id for tool in result.tools]
+    found = search_tools(index, query, k=k, environments=environments, config=config)
+    return [tool.tool_id for tool in found.result.tools]
 
 
 def describe_tools(tool_ids: Sequence[ToolId], catalog: Catalog | None) -> list[dict[str, Any]]:

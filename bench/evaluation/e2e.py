@@ -3,19 +3,12 @@
 Each request of a set (``bench/data/e2e/{dev,test}.jsonl``) runs on a freshly reset sandbox
 database, through the compiled graph with the offline defaults (rule parser, local
 embeddings, the joint index of StableToolBench + near misses + the sandbox), with every tool
-call going over MCP. A run is scored against the request's gold chain:
-
-- **calls**: the successful calls are exactly the gold steps (same tools, as a multiset); each
-  gold literal argument equals the executed one after type normalization; each
-  ``{"from": "<step>.<field>"}`` argument equals that field of the output of the call matched
-  to the referenced step *in this run*, and that call is an ancestor of the consuming call in
-  the plan DAG (so the dependency order was respected). A clarification question fails it.
-- **clarify**: the run stopped to ask for a value before calling anything.
-- **direct_answer**: no call, no question, an answer.
-
-Reported: accuracy overall and by number of steps, clarify and direct-answer accuracy, tool
-tokens per request against injecting every tool (``token_ledger``), and latency per request
-without the time spent inside tools (wall time minus the calls' ``duration_ms``).
+call going over MCP, and is scored against its gold chain (``bench.evaluation.scoring``).
+An instructions file may hold lines with only ``id`` and ``request``: those are run, not
+scored. With ``--out`` every request becomes one line of the run file outside scorers read
+(``bench.evaluation.runfile``, EVAL.md), written as it finishes; a request that crashes is a
+``failed`` line and the rest go on. ``--model`` runs the LLM path on a checked chat model;
+without it the embedded rules run.
 
 The sandbox is a separate system: it is reset through its own command line
 (``python -m sandbox reset``) while its MCP server keeps running; the reset drops and
@@ -28,21 +21,35 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import os
 import re
-import statistics
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.evaluation.runfile import (
+    CallTrace,
+    RunFileWriter,
+    crash_line,
+    run_line,
+    run_status,
+    sandbox_tables,
+)
+from bench.evaluation.scoring import (
+    E2EReport,
+    RequestOutcome,
+    executed_calls,
+    format_table,
+    score_request,
+)
 from graph.deps import Deps
-from graph.runner import open_runtime, run_until_done
+from graph.runtime import ChatModelUnavailable, open_runtime, require_chat_model
+from graph.session import Session
+from graph.streaming import RunOutcome, current_outcome
 from nodes.context import Context
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -67,8 +74,12 @@ class E2EDataError(ValueError):
 def load_requests(path: Path) -> list[dict[str, Any]]:
     """Read a request set (one JSON object per line; see ``bench/data/e2e/README.md``).
 
+    A line needs ``id`` and ``request``; one that also has the gold fields (``expect`` and
+    ``gold``) is scored, one without them is only run.
+
     Raises:
-        E2EDataError: a line is not JSON or lacks ``id``, ``request``, ``expect`` or ``gold``.
+        E2EDataError: a line is not JSON, lacks ``id`` or ``request``, or has only one of
+            the gold fields.
     """
     rows: list[dict[str, Any]] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -78,9 +89,13 @@ def load_requests(path: Path) -> list[dict[str, Any]]:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise E2EDataError(f"{path}:{number}: not JSON ({exc.msg})") from exc
-        missing = [k for k in ("id", "request", "expect", "gold") if k not in row]
+        needed = ("id", "request", "expect", "gold") if is_scored(row) else ("id", "request")
+        missing = [k for k in needed if k not in row]
         if missing:
             raise E2EDataError(f"{path}:{number}: missing {', '.join(missing)}")
+        if not is_scored(row):
+            rows.append(row)
+            continue
         if row["expect"] not in EXPECTATIONS:
             raise E2EDataError(
                 f"{path}:{number}: expect must be one of {', '.join(EXPECTATIONS)}, "
@@ -91,237 +106,9 @@ def load_requests(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-# ============================================================================ scoring
-def normalize_literal(value: Any) -> Any:
-    """A comparable form of an argument value: numbers as floats, text trimmed and casefolded.
-
-    Digit strings with a leading zero ("000042") stay text: they are identifiers.
-    """
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
-        text = " ".join(value.split())
-        if re.fullmatch(r"[+-]?(?:0|[1-9]\d*)(?:\.\d+)?", text):
-            return float(text)
-        return text.casefold()
-    if isinstance(value, list):
-        return [normalize_literal(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): normalize_literal(v) for k, v in value.items()}
-    return value
-
-
-def literals_equal(expected: Any, actual: Any) -> bool:
-    """Whether two argument values are equal after `normalize_literal`."""
-    left, right = normalize_literal(expected), normalize_literal(actual)
-    if isinstance(left, float) and isinstance(right, float):
-        return math.isclose(left, right, rel_tol=1e-9, abs_tol=1e-9)
-    return bool(left == right)
-
-
-_MISSING = object()
-
-
-def read_output_field(output: Any, path: str) -> Any:
-    """``field`` or ``a.b`` of a call's output; a one-element list is looked through."""
-    value = output
-    for part in path.split("."):
-        if isinstance(value, list) and len(value) == 1:
-            value = value[0]
-        if isinstance(value, Mapping) and part in value:
-            value = value[part]
-        else:
-            return _MISSING
-    return value
-
-
-@dataclass
-class ExecutedCall:
-    """A successful call of a run, as the scorer sees it."""
-
-    call_id: str
-    tool_id: str
-    args: dict[str, Any]
-    output: Any
-    ancestors: frozenset[str] = frozenset()
-
-
-@dataclass
-class ChainScore:
-    """Whether a run's calls match a gold chain, and why not."""
-
-    correct: bool
-    reason: str = ""
-    assignment: list[str] = field(default_factory=list)
-
-
-def _parse_reference(source: Mapping[str, Any]) -> tuple[int, str]:
-    step, _, name = str(source["from"]).partition(".")
-    return int(step), name
-
-
-def score_chain(gold: Sequence[Mapping[str, Any]], executed: Sequence[ExecutedCall]) -> ChainScore:
-    """Match the executed successful calls to the gold chain (see the module docstring).
-
-    Gold steps are in a valid order, so a ``from`` reference points to an earlier step. Calls
-    of the same tool are tried in every assignment (backtracking) until one satisfies every
-    argument; the first failure found for the most advanced partial assignment is reported.
-    """
-    gold_tools = sorted(str(step["tool"]) for step in gold)
-    run_tools = sorted(call.tool_id for call in executed)
-    if gold_tools != run_tools:
-        missing = _multiset_difference(gold_tools, run_tools)
-        extra = _multiset_difference(run_tools, gold_tools)
-        parts = []
-        if missing:
-            parts.append("missing " + ", ".join(missing))
-        if extra:
-            parts.append("extra " + ", ".join(extra))
-        return ChainScore(False, "; ".join(parts))
-    deepest: list[tuple[int, str]] = [(-1, "")]
-
-    def fits(index: int, call: ExecutedCall, chosen: Sequence[ExecutedCall]) -> str:
-        step = gold[index]
-        for param, expected in (step.get("args") or {}).items():
-            if isinstance(expected, Mapping) and "from" in expected:
-                ref, name = _parse_reference(expected)
-                if ref >= index:
-                    return f"step {index} refers forward to step {ref}"
-                producer = chosen[ref]
-                wanted = read_output_field(producer.output, name)
-                if wanted is _MISSING:
-                    return f"{producer.tool_id} output has no '{name}'"
-                if param not in call.args or not literals_equal(wanted, call.args[param]):
-                    return (
-                        f"{call.tool_id}.{param}={call.args.get(param)!r}, expected "
-                        f"{name}={wanted!r} of {producer.tool_id}"
-                    )
-                if producer.call_id not in call.ancestors:
-                    return f"{call.tool_id} does not wait for {producer.tool_id}"
-            elif param not in call.args:
-                return f"{call.tool_id}.{param} not given, expected {expected!r}"
-            elif not literals_equal(expected, call.args[param]):
-                return f"{call.tool_id}.{param}={call.args[param]!r}, expected {expected!r}"
-        return ""
-
-    def assign(index: int, chosen: list[ExecutedCall], used: set[str]) -> list[ExecutedCall] | None:
-        if index == len(gold):
-            return list(chosen)
-        for call in executed:
-            if call.call_id in used or call.tool_id != gold[index]["tool"]:
-                continue
-            problem = fits(index, call, chosen)
-            if problem:
-                if index > deepest[0][0]:
-                    deepest[0] = (index, problem)
-                continue
-            found = assign(index + 1, [*chosen, call], used | {call.call_id})
-            if found is not None:
-                return found
-        return None
-
-    matched = assign(0, [], set())
-    if matched is None:
-        return ChainScore(False, deepest[0][1] or "no assignment of calls fits")
-    return ChainScore(True, "", [call.call_id for call in matched])
-
-
-def _multiset_difference(left: Sequence[str], right: Sequence[str]) -> list[str]:
-    remaining = list(right)
-    out = []
-    for item in left:
-        if item in remaining:
-            remaining.remove(item)
-        else:
-            out.append(item)
-    return out
-
-
-def executed_calls(values: Mapping[str, Any], home: Path | None = None) -> list[ExecutedCall]:
-    """The successful calls of a finished run, with their plan ancestors."""
-    plan = {c["call_id"]: c for c in values.get("plan") or []}
-    parents = {cid: list(c.get("depends_on") or []) for cid, c in plan.items()}
-
-    def ancestors(call_id: str) -> frozenset[str]:
-        seen: set[str] = set()
-        stack = list(parents.get(call_id, []))
-        while stack:
-            current = stack.pop()
-            if current not in seen:
-                seen.add(current)
-                stack.extend(parents.get(current, []))
-        return frozenset(seen)
-
-    calls = []
-    for call_id, result in (values.get("results") or {}).items():
-        if result.get("status") != "ok":
-            continue
-        output = result.get("output")
-        ref = result.get("output_ref")
-        if ref and Path(ref).is_file():
-            output = json.loads(Path(ref).read_text(encoding="utf-8"))
-        calls.append(
-            ExecutedCall(
-                call_id=call_id,
-                tool_id=result["tool_id"],
-                args=dict(result.get("args") or {}),
-                output=output,
-                ancestors=ancestors(call_id),
-            )
-        )
-    return calls
-
-
-@dataclass
-class RequestOutcome:
-    """One request's run and score."""
-
-    id: str
-    request: str
-    expect: str
-    steps: int
-    correct: bool
-    reason: str
-    asked: bool
-    calls: list[str]
-    candidate_tokens: int | None
-    all_injection_tokens: int | None
-    wall_ms: float
-    tool_ms: float
-    tags: list[str] = field(default_factory=list)
-
-    @property
-    def latency_ms(self) -> float:
-        """Wall time without the time spent inside tools."""
-        return max(0.0, self.wall_ms - self.tool_ms)
-
-
-def score_request(
-    row: Mapping[str, Any], values: Mapping[str, Any], question: Mapping[str, Any] | None
-) -> tuple[bool, str]:
-    """Score one finished (or stopped) run against its request line."""
-    calls = executed_calls(values)
-    attempted = [r for r in (values.get("results") or {}).values()]
-    expect = row["expect"]
-    if expect == "clarify":
-        if question is not None and question.get("type", "clarification") == "clarification":
-            return True, ""
-        names = ", ".join(c.tool_id for c in calls)
-        return False, "did not ask" + (f" (called {names})" if names else "")
-    if question is not None:
-        return False, f"asked: {question.get('question')}"
-    if expect == "direct_answer":
-        if attempted:
-            return False, "called " + ", ".join(str(r.get("tool_id")) for r in attempted)
-        if not str(values.get("answer") or "").strip():
-            return False, "no answer"
-        return True, ""
-    score = score_chain(row["gold"], calls)
-    if not score.correct and values.get("gaps"):
-        return False, f"{score.reason} [gaps: {'; '.join(values['gaps'])[:200]}]"
-    return score.correct, score.reason
+def is_scored(row: Mapping[str, Any]) -> bool:
+    """Whether a request line carries gold fields (``expect``, ``gold``) to score it by."""
+    return "expect" in row or "gold" in row
 
 
 # ============================================================================ running
@@ -413,80 +200,6 @@ def write_retrieval_queries(rows: Iterable[Mapping[str, Any]], out: Path = RETRI
     return out
 
 
-@dataclass
-class E2EReport:
-    """Every figure of a run over a request set."""
-
-    split: str
-    outcomes: list[RequestOutcome]
-    index_seconds: float = 0.0
-    calls_dispatched: int = 0
-    calls_outside_environment: int = 0
-
-    def figures(self) -> dict[str, Any]:
-        """The figures as one JSON-ready mapping (the ``--json`` line)."""
-        outcomes = self.outcomes
-
-        def share(items: Sequence[RequestOutcome]) -> float | None:
-            return round(sum(o.correct for o in items) / len(items), 4) if items else None
-
-        calls = [o for o in outcomes if o.expect == "calls"]
-        by_steps: dict[str, dict[str, Any]] = {}
-        for steps in sorted({o.steps for o in calls}):
-            group = [o for o in calls if o.steps == steps]
-            by_steps[str(steps)] = {
-                "n": len(group),
-                "correct": sum(o.correct for o in group),
-                "accuracy": share(group),
-            }
-        long_chains = [o for o in calls if o.steps >= 5]
-        clarify = [o for o in outcomes if o.expect == "clarify"]
-        direct = [o for o in outcomes if o.expect == "direct_answer"]
-        ledgers = [o for o in outcomes if o.all_injection_tokens]
-        candidate = sum(o.candidate_tokens or 0 for o in ledgers)
-        injection = sum(o.all_injection_tokens or 0 for o in ledgers)
-        latencies = sorted(o.latency_ms for o in outcomes)
-        return {
-            "split": self.split,
-            "n": len(outcomes),
-            "correct": sum(o.correct for o in outcomes),
-            "accuracy": share(outcomes),
-            "call_accuracy": share(calls),
-            "by_steps": by_steps,
-            "accuracy_5_6_steps": share(long_chains),
-            "clarify_accuracy": share(clarify),
-            "direct_answer_accuracy": share(direct),
-            "unexpected_questions": sum(1 for o in outcomes if o.asked and o.expect != "clarify"),
-            "calls_dispatched": self.calls_dispatched,
-            "calls_outside_environment": self.calls_outside_environment,
-            "tokens_per_request": round(candidate / len(ledgers), 1) if ledgers else None,
-            "all_injection_tokens_per_request": round(injection / len(ledgers), 1)
-            if ledgers
-            else None,
-            "tokens_ratio": round(candidate / injection, 5) if injection else None,
-            "latency_ms_p50": round(_percentile(latencies, 50), 1),
-            "latency_ms_p95": round(_percentile(latencies, 95), 1),
-            "latency_ms_mean": round(statistics.fmean(latencies), 1) if latencies else 0.0,
-            "tool_ms_mean": round(statistics.fmean(o.tool_ms for o in outcomes), 1)
-            if outcomes
-            else 0.0,
-            "failures": [
-                {"id": o.id, "steps": o.steps, "expect": o.expect, "reason": o.reason}
-                for o in outcomes
-                if not o.correct
-            ],
-        }
-
-
-def _percentile(values: Sequence[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    rank = (len(ordered) - 1) * q / 100
-    low, high = math.floor(rank), math.ceil(rank)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
-
-
 def e2e_home(home: Path | None = None) -> Path:
     """Where the harness keeps its index, sandbox database, ledger and checkpoints."""
     from stores.settings import zspace_home
@@ -504,6 +217,9 @@ async def run_requests(
     home: Path | None = None,
     mcp_config: Path = SANDBOX_MCP,
     say: Say | None = None,
+    out: Path | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
 ) -> E2EReport:
     """Run every request on a fresh sandbox through the whole graph and score it.
 
@@ -514,17 +230,43 @@ async def run_requests(
         home: the harness's own zspace home (default ``ZSPACE_HOME/e2e``).
         mcp_config: the sandbox's MCP config; its server runs for the whole set.
         say: progress lines (one per request); None is quiet.
+        out: the run file to write (one line per request); None writes none.
+        model: a chat model for the LLM path, checked before anything runs; None runs the
+            embedded rules (``ZSPACE_MODEL`` is ignored).
+        base_url: the model's OpenAI-compatible endpoint.
+
+    Raises:
+        ChatModelUnavailable: ``model`` cannot be used (no key, endpoint down...).
     """
     home = e2e_home(home)
-    previous_home = os.environ.get("ZSPACE_HOME")
-    os.environ["ZSPACE_HOME"] = str(home)  # the MCP server and the reset use home/sandbox.db
+    # The MCP server and the reset use home/sandbox.db; without --model no model sneaks in.
+    overrides = {"ZSPACE_HOME": str(home), **({} if model else {"ZSPACE_MODEL": None})}
+    previous = {name: os.environ.get(name) for name in overrides}
+    _set_environment(overrides)
     try:
-        return await _run_in_home(rows, split, catalog_path, home, mcp_config, say)
+        context = Context(
+            environments=["test"], pre_approved=True, output_format="md",
+            model=model or "", base_url=base_url or "",
+        )
+        if model:  # before anything is indexed, run or written
+            await require_chat_model(Deps(home=home), context)
+        writer = RunFileWriter(out) if out is not None else None
+        try:
+            return await _run_in_home(rows, split, catalog_path, home, mcp_config, say,
+                                      context, writer)
+        finally:
+            if writer is not None:
+                writer.close()
     finally:
-        if previous_home is None:
-            os.environ.pop("ZSPACE_HOME", None)
+        _set_environment(previous)
+
+
+def _set_environment(values: Mapping[str, str | None]) -> None:
+    for name, value in values.items():
+        if value is None:
+            os.environ.pop(name, None)
         else:
-            os.environ["ZSPACE_HOME"] = previous_home
+            os.environ[name] = value
 
 
 async def _run_in_home(
@@ -534,6 +276,8 @@ async def _run_in_home(
     home: Path,
     mcp_config: Path,
     say: Say | None,
+    context: Context,
+    writer: RunFileWriter | None,
 ) -> E2EReport:
     from stores.catalog.enrich import enrich_catalog
     from stores.catalog.model import Catalog
@@ -553,13 +297,13 @@ async def _run_in_home(
     dispatched_before, outside_before = DISPATCHES.snapshot()
     async with open_runtime(deps, mcp_config) as graph:
         for row in rows:
-            outcome = await _run_one(graph, row, db_path)
+            outcome = await _run_one(graph, deps, row, db_path, context, writer)
             outcomes.append(outcome)
             if say is not None:
-                mark = "ok  " if outcome.correct else "FAIL"
+                mark = ("ok  " if outcome.correct else "FAIL") if outcome.scored else "run "
+                kind = f"[{outcome.expect} {outcome.steps}]" if outcome.scored else "[unscored]"
                 say(
-                    f"{mark} {outcome.id} [{outcome.expect} {outcome.steps}] "
-                    f"{outcome.request[:70]}"
+                    f"{mark} {outcome.id} {kind} {outcome.status:<8} {outcome.request[:70]}"
                     + (f"\n       {outcome.reason}" if outcome.reason else "")
                 )
     dispatched_after, outside_after = DISPATCHES.snapshot()
@@ -567,37 +311,68 @@ async def _run_in_home(
         split=split, outcomes=outcomes, index_seconds=index_seconds,
         calls_dispatched=dispatched_after - dispatched_before,
         calls_outside_environment=outside_after - outside_before,
+        model=context.model or "rules",
     )
 
 
-async def _run_one(graph: Any, row: Mapping[str, Any], db_path: Path) -> RequestOutcome:
-    await asyncio.to_thread(reset_sandbox, db_path)
+async def _run_one(
+    graph: Any,
+    deps: Deps,
+    row: Mapping[str, Any],
+    db_path: Path,
+    context: Context,
+    writer: RunFileWriter | None,
+) -> RequestOutcome:
+    """Run one request on a fresh sandbox; score it when it has gold; write its run line.
+
+    Anything that fails on the way (the reset, the run, the export) is this request's crash:
+    its line is ``failed`` with the crash's last line, and the set goes on.
+    """
     questions: list[dict[str, Any]] = []
 
     def answer(interrupt: dict[str, Any]) -> Any | None:
         if interrupt.get("type") == "approval":
             return True
-        questions.append(interrupt)
+        questions.append(interrupt)  # recorded and left unanswered
         return None
 
-    context = Context(environments=["test"], pre_approved=True, output_format="md")
     thread = f"e2e-{row['id']}-{uuid.uuid4().hex[:8]}"
+    trace = CallTrace()
+    session = Session(graph, deps, entry="e2e", answer=answer, on_event=trace.on_event,
+                      on_update=trace.on_update)
+    crash: str | None = None
     started = time.perf_counter()
-    outcome = await run_until_done(
-        graph, {"request": row["request"]}, thread, context, lambda _line: None, answer
-    )
+    try:
+        await asyncio.to_thread(reset_sandbox, db_path)
+        started = time.perf_counter()
+        outcome = await session.run(str(row["request"]), context, thread_id=thread)
+    except Exception as exc:  # noqa: BLE001 - one request's crash is its failed line
+        crash = crash_line(exc)
+        outcome = await _state_after_crash(graph, thread)
     wall_ms = (time.perf_counter() - started) * 1000
     values = outcome.values
     question = questions[0] if questions else outcome.interrupt
-    correct, reason = score_request(row, values, question)
+    if writer is not None:
+        tables: dict[str, list[dict[str, Any]]] = {}
+        try:
+            tables = await asyncio.to_thread(sandbox_tables, db_path)
+        except Exception as exc:  # noqa: BLE001 - an unreadable sandbox fails this line only
+            crash = crash or crash_line(exc)
+        writer.write(run_line(row, values, question, trace, tables, crash))
+    scored = is_scored(row)
+    correct, reason = False, ""
+    if crash is not None:
+        reason = f"crashed: {crash}"
+    elif scored:
+        correct, reason = score_request(row, values, question)
     results = list((values.get("results") or {}).values()) + list(values.get("history") or [])
     tool_ms = sum(float(r.get("duration_ms") or 0.0) for r in results)
     ledger = values.get("token_ledger") or {}
     return RequestOutcome(
         id=str(row["id"]),
         request=str(row["request"]),
-        expect=str(row["expect"]),
-        steps=int(row.get("steps") or len(row["gold"])),
+        expect=str(row.get("expect") or ""),
+        steps=int(row.get("steps") or len(row.get("gold") or [])),
         correct=correct,
         reason=reason,
         asked=question is not None,
@@ -607,7 +382,17 @@ async def _run_one(graph: Any, row: Mapping[str, Any], db_path: Path) -> Request
         wall_ms=wall_ms,
         tool_ms=tool_ms,
         tags=list(row.get("tags") or []),
+        scored=scored,
+        status=run_status(values, question, crash)["status"],
     )
+
+
+async def _state_after_crash(graph: Any, thread: str) -> RunOutcome:
+    """What the checkpointer kept of a crashed run (nothing when it cannot be read)."""
+    try:
+        return await current_outcome(graph, thread)
+    except Exception:  # noqa: BLE001 - the crash is already being reported
+        return RunOutcome(thread)
 
 
 def run_split(
@@ -620,8 +405,14 @@ def run_split(
     home: Path | None = None,
     say: Say | None = None,
     write_retrieval: bool = True,
+    out: Path | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
 ) -> E2EReport:
-    """Load a split (or an instructions file), run it and return the report."""
+    """Load a split (or an instructions file), run it and return the report.
+
+    ``out``, ``model`` and ``base_url`` are :func:`run_requests`'.
+    """
     path = instructions or (E2E_DATA / f"{split}.jsonl")
     rows = load_requests(path)
     if write_retrieval and instructions is None:
@@ -635,7 +426,8 @@ def run_split(
         rows = _spread(rows, limit)
     label = split if instructions is None else path.stem
     return asyncio.run(
-        run_requests(rows, split=label, catalog_path=catalog_path, home=home, say=say)
+        run_requests(rows, split=label, catalog_path=catalog_path, home=home, say=say,
+                     out=out, model=model, base_url=base_url)
     )
 
 
@@ -653,58 +445,33 @@ def _spread(rows: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
     return [rows[int(i * stride)] for i in range(limit)]
 
 
-# ============================================================================ reporting
-def format_table(figures: Mapping[str, Any]) -> str:
-    """The figures as a plain-text table."""
-    lines = [
-        f"split {figures['split']}: {figures['n']} requests",
-        "",
-        "steps      n   correct  accuracy",
-    ]
-    for steps, group in figures["by_steps"].items():
-        lines.append(
-            f"{steps:>5} {group['n']:>6} {group['correct']:>9} {_pct(group['accuracy']):>9}"
-        )
-    lines += [
-        "",
-        f"overall accuracy         {_pct(figures['accuracy'])} "
-        f"({figures['correct']}/{figures['n']})",
-        f"tool-call accuracy       {_pct(figures['call_accuracy'])}",
-        f"5-6-step accuracy        {_pct(figures['accuracy_5_6_steps'])}",
-        f"clarification accuracy   {_pct(figures['clarify_accuracy'])}",
-        f"direct-answer accuracy   {_pct(figures['direct_answer_accuracy'])}",
-        f"unexpected questions     {figures['unexpected_questions']}",
-        f"calls outside the env    {figures['calls_outside_environment']} of "
-        f"{figures['calls_dispatched']} dispatched",
-        f"tokens per request       {figures['tokens_per_request']} vs "
-        f"{figures['all_injection_tokens_per_request']} for all tools "
-        f"({_pct(figures['tokens_ratio'], 2)})",
-        f"latency excl. tools      p50 {figures['latency_ms_p50']} ms, "
-        f"p95 {figures['latency_ms_p95']} ms (tools {figures['tool_ms_mean']} ms mean)",
-    ]
-    return "\n".join(lines)
-
-
-def _pct(value: float | None, digits: int = 1) -> str:
-    return "n/a" if value is None else f"{100 * value:.{digits}f} %"
-
-
+# ============================================================================ command
 def command_eval_e2e(args: argparse.Namespace) -> int:
-    """``zspace eval e2e``: run a request set end to end and print the accuracy table."""
+    """``zspace eval e2e``: run a request set end to end and print the accuracy table.
+
+    Exit codes: 0 ran, 2 the request set or the chat model cannot be used.
+    """
     quiet = args.json and not args.verbose
 
     def say(line: str) -> None:
         print(line, flush=True)
 
-    report = run_split(
-        args.split,
-        instructions=Path(args.instructions) if args.instructions else None,
-        limit=args.limit,
-        ids=args.id or (),
-        catalog_path=Path(args.catalog) if args.catalog else None,
-        home=Path(args.home) if args.home else None,
-        say=None if quiet else say,
-    )
+    try:
+        report = run_split(
+            args.split or "test",
+            instructions=Path(args.instructions) if args.instructions else None,
+            limit=args.limit,
+            ids=args.id or (),
+            catalog_path=Path(args.catalog) if args.catalog else None,
+            home=Path(args.home) if args.home else None,
+            say=None if quiet else say,
+            out=Path(args.out) if args.out else None,
+            model=args.model,
+            base_url=args.base_url,
+        )
+    except (ChatModelUnavailable, E2EDataError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     figures = report.figures()
     print(format_table(figures))
     if args.json:

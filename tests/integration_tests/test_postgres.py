@@ -150,7 +150,7 @@ async def test_the_graph_interrupts_and_resumes_on_postgres(
 
     from graph.builder import build_graph
     from graph.deps import Deps
-    from graph.runner import list_threads
+    from graph.threads import list_threads
     from nodes.context import Context
     from stores.catalog.enrich import enrich_catalog
     from stores.checkpoint import postgres_checkpointer
@@ -165,7 +165,7 @@ async def test_the_graph_interrupts_and_resumes_on_postgres(
     index = ToolIndex(tmp_path / "index", HashingEmbedder(), name="pg")
     index.sync(catalog)
     ledger = CallLedger(postgres_url)
-    deps = Deps(catalog=catalog, index=index, home=tmp_path / "home", _ledger=ledger)
+    deps = Deps(catalog=catalog, index=index, home=tmp_path / "home", ledger=ledger)
     context = Context()
     try:
         async with postgres_checkpointer(postgres_url) as saver:
@@ -183,7 +183,7 @@ async def test_the_graph_interrupts_and_resumes_on_postgres(
             assert snapshot.next == ("clarify",)
 
             threads = {t.thread_id: t for t in await list_threads(saver, graph)}
-            from graph.runner import _thread_ids_by_query
+            from graph.threads import _thread_ids_by_query
 
             by_query = await _thread_ids_by_query(saver, None)  # one grouped query, no walk
             assert by_query is not None and {"pg-1", "pg-2"} <= {t for t, _ in by_query}

@@ -87,10 +87,14 @@ def test_every_subcommand_parses() -> None:
         ["index", "a.json"], ["search", "q"], ["run", "r", "--postgres", "postgresql://x/y"],
         ["resume", "t", "--approve"], ["threads", "--limit", "3"], ["mcp"], ["demo"],
         ["eval", "retrieval", "--catalog", "c", "--queries", "q"],
+        ["eval", "e2e", "--split", "dev", "--out", "run.jsonl", "--json"],
+        ["eval", "e2e", "--instructions", "f.jsonl", "--model", "m", "--base-url", "http://u"],
     ):
         assert callable(parser.parse_args(argv).handler)
     with pytest.raises(SystemExit):
         parser.parse_args(["resume", "t", "--approve", "--reject"])
+    with pytest.raises(SystemExit):  # a split or an instructions file, not both
+        parser.parse_args(["eval", "e2e", "--split", "dev", "--instructions", "f.jsonl"])
 
 
 def test_a_run_driven_by_another_live_process_is_refused(
@@ -113,7 +117,7 @@ async def test_thread_listing_by_query_matches_the_walk(tmp_path: Path) -> None:
     """The grouped query over the SQLite checkpoint table lists what walking every checkpoint
     lists, in the same (most recent first) order, subgraph namespaces left out."""
     from graph.builder import build_graph
-    from graph.runner import _thread_ids_by_query, list_threads, thread_ids
+    from graph.threads import _thread_ids_by_query, list_threads, thread_ids
     from stores.checkpoint import sqlite_checkpointer
 
     world = World(tmp_path)
@@ -134,3 +138,17 @@ async def test_thread_listing_by_query_matches_the_walk(tmp_path: Path) -> None:
         assert [t.thread_id for t in listed] == ["a", "c", "b"]
         assert all(t.updated_at for t in listed)
         assert listed[1].status == "waiting for input"
+
+
+def test_search_ranks_with_the_one_tool_search(
+    world: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``zspace search`` and the bigtool hooks share ``graph.tools.search_tools``."""
+    from graph.tools import search_tool_ids
+
+    assert cli.main(["search", "place an order", "--k", "3", "--json"]) == 0
+    found = last_json(capsys.readouterr().out)
+    assert [t["tool_id"] for t in found["tools"]] == search_tool_ids(
+        world.index, "place an order", k=3
+    )
+    assert found["keywords"] and found["tools"][0]["tool_id"] == "shop/create_order"

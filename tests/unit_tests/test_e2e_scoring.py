@@ -8,15 +8,13 @@ from typing import Any
 
 import pytest
 
-from bench.evaluation.e2e import (
-    E2EDataError,
+from bench.evaluation.e2e import E2EDataError, load_requests, retrieval_queries
+from bench.evaluation.scoring import (
     E2EReport,
     ExecutedCall,
     RequestOutcome,
     executed_calls,
     literals_equal,
-    load_requests,
-    retrieval_queries,
     score_chain,
     score_request,
 )

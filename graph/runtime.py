@@ -1,0 +1,185 @@
+"""The runtime of a run outside Studio: durable checkpointer, call ledger, MCP sessions.
+
+- :func:`open_runtime` compiles the graph with a durable checkpointer (SQLite under the home,
+  or Postgres when ``ZSPACE_POSTGRES_URL`` / a URL is given, with the call ledger in the same
+  database) and the MCP sessions of the servers that were indexed.
+- :func:`open_checkpointer` opens that checkpointer alone (``zspace threads``).
+- :func:`server_deps` and :class:`SavedMcpBackend` serve long-lived servers (``langgraph
+  dev``, ``zspace mcp``) over the MCP config ``zspace index --mcp`` last used.
+- :func:`require_chat_model` checks that an asked-for chat model can be used, before a run
+  that must not fall back to the rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from graph.builder import build_graph
+from graph.deps import Deps
+from nodes.context import Context
+from stores.checkpoint import postgres_checkpointer, sqlite_checkpointer
+
+MCP_CONFIG_POINTER = "mcp_config.json"
+POSTGRES_URL_VARIABLE = "ZSPACE_POSTGRES_URL"
+
+
+def saved_mcp_config(home: Path) -> Path | None:
+    """The MCP config ``zspace index --mcp`` last used, if any."""
+    pointer = home / MCP_CONFIG_POINTER
+    if not pointer.is_file():
+        return None
+    path = Path(json.loads(pointer.read_text())["path"])
+    return path if path.is_file() else None
+
+
+def remember_mcp_config(home: Path, config: Path) -> None:
+    """Remember which MCP config serves the indexed tools, for later runs."""
+    (home / MCP_CONFIG_POINTER).write_text(json.dumps({"path": str(config.resolve())}))
+
+
+def configured_postgres_url(explicit: str | None = None) -> str | None:
+    """The Postgres URL to use: the explicit one, else ``ZSPACE_POSTGRES_URL``, else None."""
+    return explicit or os.environ.get(POSTGRES_URL_VARIABLE) or None
+
+
+class SavedMcpBackend:
+    """An executor backend for long-lived servers (``langgraph dev``, ``zspace mcp``).
+
+    It calls tools over the MCP config ``zspace index --mcp`` last used, opening one session
+    pool per event loop on first use (nothing happens at import); the sessions live as long as
+    the process. Use :func:`open_runtime` instead when a run has a clear end.
+    """
+
+    def __init__(self, home: Callable[[], Path]) -> None:
+        """Find the saved MCP config under ``home()`` when the first call comes."""
+        self._home = home
+        self._pools: dict[int, Any] = {}
+        self._servers: set[str] | None = None
+
+    async def call(self, spec: Any, args: dict[str, Any], idempotency_key: str | None) -> Any:
+        """Call the tool on its MCP server (``spec.agent``)."""
+        from stores.execution.backends import McpBackend
+        from stores.mcp.config import load_mcp_config
+        from stores.mcp.pool import McpSessionPool
+
+        loop = id(asyncio.get_running_loop())
+        if loop not in self._pools:
+            # Reading the saved config touches files: off the event loop (Studio's server
+            # refuses blocking calls inside async nodes).
+            home = await asyncio.to_thread(self._home)
+            path = await asyncio.to_thread(saved_mcp_config, home)
+            if path is None:
+                raise RuntimeError(
+                    f"tool {spec.id!r} has no backend: no MCP config was indexed under "
+                    f"{home} (run `zspace index --mcp CONFIG` with the same ZSPACE_HOME)"
+                )
+            config = await asyncio.to_thread(load_mcp_config, path)
+            self._servers = set(config.servers)
+            self._pools[loop] = McpSessionPool(config)
+        if spec.agent not in (self._servers or set()):
+            raise RuntimeError(
+                f"tool {spec.id!r}: agent {spec.agent!r} is not a server of the indexed MCP "
+                "config, and this process has no Python implementation for it"
+            )
+        return await McpBackend(self._pools[loop]).call(spec, args, idempotency_key)
+
+
+def server_deps(home: Path | None = None) -> Deps:
+    """Deps for a long-lived server: lazy defaults plus the saved MCP config as backend."""
+    deps = Deps(home=home)
+    deps.backends.setdefault("*", SavedMcpBackend(deps.get_home))
+    return deps
+
+
+@asynccontextmanager
+async def open_checkpointer(deps: Deps, postgres_url: str | None = None) -> AsyncIterator[Any]:
+    """The durable checkpointer: Postgres when a URL is configured, else SQLite in the home."""
+    url = configured_postgres_url(postgres_url)
+    if url:
+        async with postgres_checkpointer(url) as saver:
+            yield saver
+    else:
+        async with sqlite_checkpointer(deps.get_home() / "checkpoints.sqlite") as saver:
+            yield saver
+
+
+@asynccontextmanager
+async def open_runtime(
+    deps: Deps, mcp_config: Path | None, postgres_url: str | None = None
+) -> AsyncIterator[Any]:
+    """A compiled graph with a durable checkpointer and, when configured, MCP sessions.
+
+    One session per MCP server serves every call of the run; all close on exit. With a
+    Postgres URL (argument or ``ZSPACE_POSTGRES_URL``) the checkpoints and the call ledger
+    both live in that database.
+    """
+    url = configured_postgres_url(postgres_url)
+    async with AsyncExitStack() as stack:
+        if mcp_config is not None:
+            from stores.execution.backends import McpBackend
+            from stores.mcp.config import load_mcp_config
+            from stores.mcp.pool import McpSessionPool
+
+            config = load_mcp_config(mcp_config)
+            pool = await stack.enter_async_context(McpSessionPool(config))
+            backend = McpBackend(pool)
+            added = [server for server in config.servers if server not in deps.backends]
+            for server in added:
+                deps.backends[server] = backend
+
+            def forget_backends() -> None:
+                # The pool closes with this block: a Deps reused later must not keep it.
+                for server in added:
+                    deps.backends.pop(server, None)
+
+            stack.callback(forget_backends)
+        if url and deps.ledger is None:
+            from stores.execution.ledger.calls import CallLedger
+
+            ledger = CallLedger(url)
+            deps.ledger = ledger
+
+            def close_ledger() -> None:
+                ledger.close()
+                deps.ledger = None
+
+            stack.callback(close_ledger)
+        saver = await stack.enter_async_context(open_checkpointer(deps, url))
+        yield build_graph(deps).compile(checkpointer=saver, name="zspace")
+
+
+class ChatModelUnavailable(RuntimeError):
+    """A chat model was asked for and cannot be used; the message says why."""
+
+
+async def require_chat_model(deps: Deps, context: Context, timeout_s: float = 60.0) -> Any:
+    """The chat model a run with ``context`` uses, checked with one short request.
+
+    The model is selected as ``zspace run`` selects it (``Deps.chat_model_for``: the context's
+    model and base URL, or ``OPENAI_BASE_URL``; the key from ``OPENAI_API_KEY``, any value
+    for a local server). Where ``zspace run`` falls back to the rules, this is an error.
+
+    Raises:
+        ChatModelUnavailable: no key and no endpoint, or the endpoint failed the request.
+    """
+    name = context.model or os.environ.get("ZSPACE_MODEL", "")
+    model = deps.chat_model_for(context)
+    if model is None:
+        raise ChatModelUnavailable(
+            f"chat model {name!r} cannot be used: no OPENAI_API_KEY and no endpoint; set "
+            "OPENAI_API_KEY (any value for a local server) or give --base-url"
+        )
+    where = context.base_url or os.environ.get("OPENAI_BASE_URL") or "the OpenAI API"
+    try:
+        await asyncio.wait_for(model.ainvoke("Reply with OK."), timeout=timeout_s)
+    except Exception as exc:  # noqa: BLE001 - every failure is a reason not to run
+        raise ChatModelUnavailable(
+            f"chat model {name!r} at {where} cannot be used: {type(exc).__name__}: {exc}"
+        ) from exc
+    return model
