@@ -29,7 +29,7 @@ from typing import IO, Any
 from langgraph.types import Overwrite
 
 from bench.evaluation.scoring import full_output
-from nodes.execute import resolve_args
+from nodes.planning.dag import resolve_args
 from stores.secrets import redact_args
 
 RUNFILE_SCHEMA = Path(__file__).with_name("runfile.schema.json")
