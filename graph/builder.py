@@ -73,7 +73,15 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
             lexicon=lexicon,
         ),
     )
-    builder.add_node("plan", partial(plan, planner_factory=planner_factory))  # type: ignore[call-overload]
+    builder.add_node(
+        "plan",
+        partial(  # type: ignore[call-overload]
+            plan,
+            planner_factory=planner_factory,
+            chat_model_factory=deps.chat_model_for,
+            catalog_factory=deps.get_catalog,
+        ),
+    )
     builder.add_node("clarify", clarify)
     builder.add_node("execute", execute)
     builder.add_node("approve", approve)
@@ -102,7 +110,7 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
     builder.add_conditional_edges("plan", route_after_plan)
     builder.add_edge("clarify", "plan")
     builder.add_conditional_edges(
-        "execute", route_wave, ["call_tool", "approve", "reconcile", "check_alignment"]
+        "execute", route_wave, ["call_tool", "approve", "reconcile", "plan", "check_alignment"]
     )
     builder.add_edge("call_tool", "execute")
     builder.add_edge("approve", "execute")

@@ -35,8 +35,10 @@ def route_after_plan(
 
 def route_wave(
     state: ZState,
-) -> list[Send] | Literal["approve", "reconcile", "check_alignment"]:
-    """Fan the ready calls out in parallel, stop for approval or reconciliation, or finish.
+) -> list[Send] | Literal["approve", "reconcile", "plan", "check_alignment"]:
+    """Fan the ready calls out, stop for approval or reconciliation, re-plan, or finish.
+
+    With the model planner, a finished wave goes back to ``plan`` for the model's next turn.
 
     ``awaiting_approval`` and ``awaiting_reconcile`` are set by the ``execute`` node, which
     knows the run's policy.
@@ -45,6 +47,9 @@ def route_wave(
         return "reconcile"
     ready, _ = wave(state)
     if not ready:
+        # The model planner sees the results and takes its next turn until it answers.
+        if state.get("planner_transcript") and not state.get("planner_done"):
+            return "plan"
         return "check_alignment"
     if state.get("awaiting_approval"):
         return "approve"

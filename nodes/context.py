@@ -56,6 +56,18 @@ class Context:
     base_url: str = field(
         default="", metadata={"description": "OpenAI-compatible endpoint for `model`."}
     )
+    planner: Literal["auto", "rules"] = field(
+        default="auto",
+        metadata={
+            "description": "auto: the chat model plans (chooses tools, fills arguments) when one "
+            "is configured, else the rule planner; rules: always the rule planner."
+        },
+    )
+    max_model_turns: int = field(
+        default=6,
+        metadata={"description": "Planning turns the model gets per run (each sees the results "
+                  "so far); then the run answers with what it has."},
+    )
     max_retrieval_rounds: int = field(
         default=1, metadata={"description": "Re-retrievals with a reformulated query per run."}
     )

@@ -8,7 +8,7 @@ Reads: request, messages, intent, plan, results, answer, turn, memory.
 Writes: intent, run_id, turn, memory, request, answer, plan, results, history, token_ledger,
 gaps, candidates, agent_ranking, retrieval_rounds, alignment_rounds, clarifications,
 pending_question, retry_subintents, decisions, excluded_tools, approvals, awaiting_approval,
-awaiting_reconcile, reconciled.
+awaiting_reconcile, reconciled, planner_transcript, planner_done, model_answer.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ async def parse_intent(
     Writes: intent, run_id, turn, memory, request, answer, plan, results, history, token_ledger,
     gaps, candidates, agent_ranking, retrieval_rounds, alignment_rounds, clarifications,
     pending_question, retry_subintents, decisions, excluded_tools, approvals, awaiting_approval,
-    awaiting_reconcile, reconciled.
+    awaiting_reconcile, reconciled, planner_transcript, planner_done, model_answer.
     """
     context = resolve_context(runtime)
     writer = get_stream_writer()

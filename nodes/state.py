@@ -206,6 +206,9 @@ class ZState(InputState, OutputState, total=False):
     awaiting_reconcile: list[str]
     reconciled: list[str]
     history: Annotated[list[CallResult], add_lists]
+    planner_transcript: list[dict[str, Any]]
+    planner_done: bool
+    model_answer: str
     turn: int
     memory: list[TurnMemory]
 

@@ -1,6 +1,7 @@
 """synthesize: the answer from the request, the trace and the tool data (template or LLM).
 
-``synthesize`` — Reads: intent, plan, results, gaps, token_ledger. Writes: answer, messages.
+``synthesize`` — Reads: intent, plan, results, gaps, token_ledger, model_answer.
+Writes: answer, messages.
 """
 
 from __future__ import annotations
@@ -136,7 +137,14 @@ async def synthesize(
     output_format = state["intent"].get("output_format") or context.output_format
     answer = render_answer(state, output_format)
     model = chat_model_factory(context) if chat_model_factory else None
-    if model is not None and output_format == "text":
+    model_answer = state.get("model_answer") or ""
+    if model_answer and output_format != "json":
+        # The planning model wrote the answer from the results; failures are still stated.
+        gaps = state.get("gaps") or []
+        answer = model_answer + (
+            "\n\n**Not done:**\n" + "\n".join(f"- {gap}" for gap in gaps) if gaps else ""
+        )
+    elif model is not None and output_format == "text":
         from nodes.prompts import SYNTHESIS_PROMPT
 
         trace = json.dumps(trace_rows(state), ensure_ascii=False, default=str)[:12000]

@@ -190,6 +190,7 @@ class ModelPlanner:
         self.chat_model = chat_model
         self.catalog = catalog
         self.max_repairs = max_repairs
+        self._covered: set[str] = set()
 
     async def step(
         self,
@@ -216,6 +217,7 @@ class ModelPlanner:
         messages = conversation(request, sub_intents, transcript, results, clarifications)
         next_number = 1 + sum(len(t["calls"]) + len(t.get("rejected") or []) for t in transcript)
         known = {call["call_id"] for call in plan}
+        self._covered = {call["sub_intent_id"] for call in plan}
         step = ModelStep(offered=len(offered))
         checked = _Checked()
         text = ""
@@ -283,6 +285,7 @@ class ModelPlanner:
     ) -> _Checked:
         checked = _Checked()
         number = next_number
+        covered = set(self._covered)
         for invalid in getattr(reply, "invalid_tool_calls", None) or []:
             call: TranscriptCall = {"call_id": f"c{number}", "name": str(invalid.get("name")),
                                     "args": {}}
@@ -311,12 +314,13 @@ class ModelPlanner:
                     (call, f"no tool named {call['name']!r} was offered (offered: {names})")
                 )
                 continue
-            planned, problem = self._planned(call, spec, sub_intents, candidates, known)
+            planned, problem = self._planned(call, spec, sub_intents, candidates, known, covered)
             if problem is not None:
                 checked.errors.append((call, problem))
                 continue
             assert planned is not None
             known.add(call["call_id"])
+            covered.add(planned["sub_intent_id"])
             checked.planned.append(planned)
             checked.accepted.append(call)
         return checked
@@ -328,6 +332,7 @@ class ModelPlanner:
         sub_intents: Sequence[SubIntent],
         candidates: Mapping[str, Sequence[Candidate]],
         known: set[str],
+        covered: set[str],
     ) -> tuple[PlannedCall | None, str | None]:
         args: dict[str, ArgSource] = {}
         literal: dict[str, Any] = {}
@@ -357,7 +362,7 @@ class ModelPlanner:
             return None, "; ".join(problems)
         planned: PlannedCall = {
             "call_id": call["call_id"],
-            "sub_intent_id": _sub_intent_for(spec.id, sub_intents, candidates),
+            "sub_intent_id": _sub_intent_for(spec.id, sub_intents, candidates, covered),
             "tool_id": spec.id,
             "role": "core",
             "args": args,
@@ -379,12 +384,24 @@ def _literal_problems(
 
 
 def _sub_intent_for(
-    tool_id: str, sub_intents: Sequence[SubIntent], candidates: Mapping[str, Sequence[Candidate]]
+    tool_id: str,
+    sub_intents: Sequence[SubIntent],
+    candidates: Mapping[str, Sequence[Candidate]],
+    covered: set[str],
 ) -> str:
-    """The first sub-intent that retrieved this tool (the first sub-intent otherwise)."""
-    for sub in sub_intents:
-        if any(c["tool_id"] == tool_id for c in candidates.get(sub["id"]) or []):
-            return sub["id"]
+    """The sub-intent a call serves: the first that retrieved the tool and has no call yet.
+
+    Falls back to the first that retrieved it, then to the first sub-intent.
+    """
+    retrieved = [
+        sub["id"] for sub in sub_intents
+        if any(c["tool_id"] == tool_id for c in candidates.get(sub["id"]) or [])
+    ]
+    for sub_id in retrieved:
+        if sub_id not in covered:
+            return sub_id
+    if retrieved:
+        return retrieved[0]
     return sub_intents[0]["id"] if sub_intents else "s1"
 
 

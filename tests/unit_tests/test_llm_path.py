@@ -78,7 +78,7 @@ async def test_whole_graph_with_llm_intent_and_llm_synthesis(world: World) -> No
     reply = "Created product 1, placed order 1 for Alice and moved it to pending payment."
     model = ScriptedChatModel([demo_intent()], [reply])
     with_model(world, model)
-    state, events = await world.run({"request": DEMO}, "llm", output_format="text")
+    state, events = await world.run({"request": DEMO}, "llm", output_format="text", planner="rules")
 
     assert state["intent"]["parser"] == "llm"
     assert [c["tool_id"] for c in state["plan"]] == [
@@ -112,7 +112,7 @@ async def test_whole_graph_with_llm_intent_and_llm_synthesis(world: World) -> No
 async def test_a_repaired_answer_is_used(world: World) -> None:
     model = ScriptedChatModel(["this is not json", demo_intent()])
     with_model(world, model)
-    state, _ = await world.run({"request": DEMO}, "repair")
+    state, _ = await world.run({"request": DEMO}, "repair", planner="rules")
     assert state["intent"]["parser"] == "llm"
     assert len(model.calls) == 2
     repair = str(model.calls[1][-1].content)
@@ -125,7 +125,7 @@ async def test_malformed_output_falls_back_to_rules_after_two_repairs(world: Wor
         ["{not json", {"sub_intents": "nope"}, ValueError("the model went away")]
     )
     with_model(world, model)
-    state, _ = await world.run({"request": DEMO}, "fallback")  # md: template synthesis
+    state, _ = await world.run({"request": DEMO}, "fallback", planner="rules")  # md: template
     parser = state["intent"]["parser"]
     assert parser.startswith("rules (llm failed:") and "3 attempts" in parser
     assert len(model.calls) == 3  # the first answer and two repairs, no more
@@ -140,7 +140,7 @@ async def test_a_model_that_raises_never_crashes_the_run(world: World) -> None:
         [TimeoutError("too slow")],
     )
     with_model(world, model)
-    state, _ = await world.run({"request": "create a test product"}, "down",
+    state, _ = await world.run({"request": "create a test product"}, "down", planner="rules",
                                output_format="text")
     assert state["intent"]["parser"].startswith("rules (llm failed:")
     assert state["results"]["s1.core"]["status"] == "ok"

@@ -87,6 +87,14 @@ class ReturnedKeys:
             return keys
         if isinstance(value, ast.IfExp):
             return self.expression(function, value.body) | self.expression(function, value.orelse)
+        if isinstance(value, ast.Await):  # return await helper(...): the helper's keys
+            return self.expression(function, value.value)
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in self.functions
+        ):
+            return self.of(value.func.id)
         if isinstance(value, ast.Name):
             return self.variable(function, value.id)
         raise AssertionError(f"cannot tell the keys of {ast.unparse(value)}")
@@ -110,6 +118,15 @@ class ReturnedKeys:
                         and isinstance(target.slice, ast.Constant)
                     ):
                         keys.add(str(target.slice.value))
+            elif (  # name.update({...}): the keys of the dict given
+                isinstance(item, ast.Call)
+                and isinstance(item.func, ast.Attribute)
+                and item.func.attr == "update"
+                and isinstance(item.func.value, ast.Name)
+                and item.func.value.id == name
+                and item.args
+            ):
+                keys |= self.expression(function, item.args[0])
         return keys
 
     def helper(self, value: ast.expr) -> str:
