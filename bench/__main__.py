@@ -11,7 +11,7 @@ from stores.settings import apply_offline_environment
 
 def main(argv: list[str] | None = None) -> int:
     apply_offline_environment()
-    from bench import crash, e2e, embed, faults, indexing, pipeline, retrieval
+    from bench import bfcl, crash, e2e, embed, faults, indexing, pipeline, retrieval
 
     runners: dict[str, Callable[[list[str]], int]] = {
         "embed": embed.main,
@@ -22,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
         "crash": crash.main,
         "faults": faults.main,
         "e2e": e2e.main,
+        "bfcl": bfcl.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])

@@ -227,6 +227,15 @@ def command_eval_e2e(args: argparse.Namespace) -> int:
     return run_e2e(args)
 
 
+def command_eval_bfcl(args: argparse.Namespace) -> int:
+    """Run BFCL categories through zspace (``bench.evaluation.bfcl``)."""
+    if not _evaluation_available():
+        return 2
+    from bench.evaluation.bfcl import command_eval_bfcl as run_bfcl
+
+    return run_bfcl(args)
+
+
 def command_eval_retrieval(args: argparse.Namespace) -> int:
     """Score a retrieval method on a benchmark in the two-file format."""
     if not _evaluation_available():
@@ -502,6 +511,22 @@ def build_parser() -> argparse.ArgumentParser:
     e2e.add_argument("--verbose", action="store_true", help="one line per request with --json")
     e2e.add_argument("--json", action="store_true", help="last line: one JSON object")
     e2e.set_defaults(handler=command_eval_e2e)
+    bfcl = eval_sub.add_parser(
+        "bfcl",
+        help="BFCL v4 single-turn cases through zspace, scored by BFCL's own checker",
+    )
+    bfcl.add_argument("--category", nargs="+", required=True,
+                      help="simple_python multiple parallel parallel_multiple irrelevance "
+                      "live_simple live_multiple live_parallel live_parallel_multiple "
+                      "live_irrelevance")
+    bfcl.add_argument("--limit", type=int, help="N cases per category, spread over it")
+    bfcl.add_argument("--out", help="write DIR/<category>.jsonl run files")
+    bfcl.add_argument("--model", help="chat model that plans (an error if unusable)")
+    bfcl.add_argument("--base-url", help="OpenAI-compatible endpoint of --model")
+    bfcl.add_argument("--home", help="the harness's home (default: a temporary directory)")
+    bfcl.add_argument("--verbose", action="store_true", help="one line per case with --json")
+    bfcl.add_argument("--json", action="store_true", help="last line: one JSON object")
+    bfcl.set_defaults(handler=command_eval_bfcl)
 
     run = sub.add_parser("run", help="run a request: parse, retrieve, plan, call tools, answer")
     run.add_argument("request", help="what to do, in plain language")

@@ -207,7 +207,7 @@ class BfclRunner:
 
         from graph.builder import build_graph
         from graph.deps import Deps
-        from graph.runner import run_until_done
+        from graph.session import Session
         from nodes.context import Context
         from stores.catalog.enrich import enrich_catalog
         from stores.catalog.model import Catalog
@@ -241,15 +241,14 @@ class BfclRunner:
 
         def answer(interrupt: dict[str, Any]) -> Any | None:
             if interrupt.get("type") == "approval":
-                return {"approve": True}
+                return True
             questions.append(str(interrupt.get("question") or ""))
             return None
 
         try:
             with get_usage_metadata_callback() as usage:
-                outcome = await run_until_done(
-                    graph, {"request": case_request(case)}, None, context, lambda _: None, answer
-                )
+                session = Session(graph, deps, entry="bfcl", answer=answer)
+                outcome = await session.run(case_request(case), context)
             run.answer = str(outcome.values.get("answer") or "")
             if outcome.interrupt is not None and not questions:
                 questions.append(str(outcome.interrupt.get("question") or ""))
@@ -356,6 +355,17 @@ def command_eval_bfcl(args: Any) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     chat_model = getattr(args, "chat_model", None)
+    if args.model and chat_model is None:
+        from graph.deps import Deps
+        from graph.runtime import ChatModelUnavailable, require_chat_model
+        from nodes.context import Context
+
+        context = Context(model=args.model, base_url=args.base_url or "")
+        try:
+            chat_model = asyncio.run(require_chat_model(Deps(), context))
+        except ChatModelUnavailable as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     with _home(args.home) as home:
         runner = BfclRunner(
             home, chat_model=chat_model, model=args.model or "", base_url=args.base_url or ""

@@ -1,0 +1,115 @@
+"""BFCL v4 through zspace: ``python -m bench bfcl`` writes results/bfcl.md.
+
+Two rows per category, both scored by BFCL's own checker: the embedded default (rules, no
+model) and a scripted model that answers every case with BFCL's known-good calls
+(:mod:`bench.evaluation.bfcl_oracle`). The second is the pipeline's ceiling: what retrieval,
+the planner's checks and execution keep of a perfect model's answers. The median number of
+tools offered to the model per planning turn is reported with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import machine_line, write_result
+from bench.evaluation.bfcl import (
+    AGENT,
+    BfclRunner,
+    CategoryResult,
+    case_request,
+    evaluate,
+    load_cases,
+    spread,
+)
+from bench.evaluation.bfcl_oracle import ASK_TOOL, oracle
+from bench.evaluation.scripted_openai import scripted_openai_server
+
+DEVELOPMENT = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance")
+REPORTING = ("live_simple", "live_multiple", "live_parallel", "live_irrelevance")
+
+
+def _quiet(_line: str) -> None:
+    return None
+
+
+async def _rules(categories: list[str], limit: int | None, home: Path) -> dict[str, Any]:
+    runner = BfclRunner(home)
+    return await evaluate(categories, limit=limit, out_dir=home / "runs", runner=runner,
+                          say=_quiet)
+
+
+def _ceiling(
+    categories: list[str], limit: int | None, home: Path
+) -> tuple[dict[str, CategoryResult], list[int]]:
+    from langchain_openai import ChatOpenAI
+
+    cases = {
+        case_request(case): case
+        for category in categories
+        for case in spread(load_cases(category), limit)
+    }
+    with scripted_openai_server(oracle(cases, AGENT)) as server:
+        model = ChatOpenAI(model="bfcl-oracle", base_url=server.base_url, api_key="not-needed",
+                           max_retries=0, timeout=30)
+        runner = BfclRunner(home, chat_model=model, model="bfcl-oracle")
+        results = asyncio.run(evaluate(categories, limit=limit, out_dir=home / "runs",
+                                       runner=runner, say=_quiet))
+        offered = [
+            len(body.get("tools") or []) - 1
+            for body in server.requests
+            if ASK_TOOL in [tool["function"]["name"] for tool in body.get("tools") or []]
+        ]
+    return results, offered
+
+
+def main(argv: list[str]) -> int:
+    """Run both rows on every category and write the table."""
+    parser = argparse.ArgumentParser(prog="python -m bench bfcl")
+    parser.add_argument("--limit", type=int, default=None, help="cases per category (all)")
+    parser.add_argument("--category", nargs="+", default=[*DEVELOPMENT, *REPORTING])
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="zspace-bench-bfcl-") as temp:
+        rules = asyncio.run(_rules(args.category, args.limit, Path(temp) / "rules"))
+        ceiling, offered = _ceiling(args.category, args.limit, Path(temp) / "oracle")
+    seconds = time.perf_counter() - started
+    limit = f" --limit {args.limit}" if args.limit else ""
+    lines = [
+        "# BFCL v4 through zspace",
+        "",
+        f"{machine_line()}. Command: `python -m bench bfcl{limit}` ({seconds:.0f} s). "
+        "Scored by BFCL's own AST checker (`bfcl-eval` 2026.3.23); irrelevance passes when no "
+        "call was made. One agent per case holding the case's functions, indexed as "
+        "`zspace index` would; retrieval, planning and execution are zspace's.",
+        "",
+        "| category | cases | rules (offline default) | scripted model with BFCL's gold calls "
+        "(pipeline ceiling) |",
+        "|---|---:|---:|---:|",
+    ]
+    for category in args.category:
+        lines.append(
+            f"| {category} | {rules[category].cases} | {rules[category].accuracy:.1%} "
+            f"| {ceiling[category].accuracy:.1%} |"
+        )
+    median = statistics.median(offered) if offered else 0
+    lines += [
+        "",
+        f"Tools offered to the model per planning turn: median {median:g} "
+        f"({len(offered)} turns). Development categories: {', '.join(DEVELOPMENT)}; "
+        f"reported without tuning: {', '.join(REPORTING)}.",
+        "",
+        "Ceiling failures by id (first 15 per category):",
+        "",
+    ]
+    for category in args.category:
+        failures = ceiling[category].failures[:15]
+        lines.append(f"- {category}: {', '.join(failures) or 'none'}")
+    path = write_result("bfcl.md", "\n".join(lines) + "\n")
+    print(path.read_text())
+    return 0
