@@ -331,6 +331,11 @@ def _report(outcome: RunOutcome, deps: Deps, args: argparse.Namespace) -> int:
                 f"tools ({100 * ledger['ratio']:.2f} %); thread {outcome.thread_id}, "
                 f"run {values.get('run_id')}"
             )
+        if ledger.get("model_turns"):
+            print(
+                f"model: {ledger['model_turns']} turns, {ledger['model_prompt_tokens']} prompt + "
+                f"{ledger['model_completion_tokens']} completion tokens"
+            )
     if args.json:
         print(
             json.dumps(
@@ -364,6 +369,20 @@ def command_run(args: argparse.Namespace) -> int:
     context = _context(args)
     deps = Deps()
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
+    if args.model:
+        from dataclasses import replace
+
+        from graph.runtime import ChatModelUnavailable, require_chat_model
+
+        try:
+            asyncio.run(require_chat_model(deps, context))
+        except ChatModelUnavailable as exc:
+            if not args.fallback_rules:
+                print(f"error: {exc} (or add --fallback-rules to run offline)", file=sys.stderr)
+                return 2
+            print(f"warning: {exc}; --fallback-rules: the offline rules plan this run",
+                  file=sys.stderr)
+            context = replace(context, model="", base_url="", planner="rules")
 
     async def go() -> int:
         # The session holds the run's lease inside the runtime, so with Postgres configured
@@ -533,6 +552,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--thread", help="thread id (default: a new one); reuse it to continue")
     run.add_argument("--run-id", help="idempotency scope: the same run id never repeats an effect")
     run.add_argument("--format", choices=["md", "json", "text"], default="md")
+    run.add_argument("--fallback-rules", action="store_true",
+                     help="if --model cannot be used, run on the offline rules instead of failing")
     run.add_argument("--env", action="append", help="environment allow-list (default: test)")
     run.add_argument("--mcp", help="mcpServers config (default: the one last indexed)")
     run.add_argument("--yes", action="store_true", help="pre-approve destructive calls")

@@ -228,7 +228,7 @@ class BfclRunner:
                 continue
             names[spec.id] = tool["name"]
             catalog.implementations[spec.id] = _recorder(tool["name"], run.calls)
-        problems = [f"{q.label}: {q.reason}" for q in catalog.quarantined]
+        problems = [str(q) for q in catalog.quarantined]
         enrich_catalog(catalog)
         self.index.sync(catalog)
         deps = Deps(

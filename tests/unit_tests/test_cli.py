@@ -152,3 +152,18 @@ def test_search_ranks_with_the_one_tool_search(
         world.index, "place an order", k=3
     )
     assert found["keywords"] and found["tools"][0]["tool_id"] == "shop/create_order"
+
+
+def test_a_model_that_cannot_be_used_is_an_error_unless_fallback_rules(
+    world: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dead = ["--model", "m", "--base-url", "http://127.0.0.1:9/v1"]
+    assert cli.main(["run", "create a test product", *dead]) == 2
+    err = capsys.readouterr().err
+    assert "chat model 'm' at http://127.0.0.1:9/v1 cannot be used" in err
+    assert "--fallback-rules" in err and "Traceback" not in err
+    assert world.shop.calls == {}
+
+    assert cli.main(["run", "create a test product", *dead, "--fallback-rules"]) == 0
+    assert "the offline rules plan this run" in capsys.readouterr().err
+    assert world.shop.calls == {"create_product": 1}
