@@ -6,7 +6,9 @@ re-exports them with the contract's documentation and the CLI's rendering.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 EVENT_NAMES = (
     "node_started",

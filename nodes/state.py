@@ -14,17 +14,16 @@ from typing import (
     Any,
     Literal,
     NotRequired,
-    TypedDict,
     Union,
     get_args,
     get_origin,
     get_type_hints,
-    is_typeddict,
 )
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from langgraph.types import Overwrite
+from typing_extensions import TypedDict, is_typeddict
 
 from stores.execution.executor import ToolCallResult
 

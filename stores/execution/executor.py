@@ -19,9 +19,10 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired
 
 import jsonschema
+from typing_extensions import TypedDict
 
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
 from stores.errors import ToolNotImplemented, ToolReportedError

@@ -18,7 +18,9 @@ import weakref
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any
+
+from typing_extensions import TypedDict
 
 from stores.catalog.model import Catalog, ToolSpec
 from stores.settings import zspace_home
