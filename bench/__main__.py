@@ -11,7 +11,17 @@ from stores.settings import apply_offline_environment
 
 def main(argv: list[str] | None = None) -> int:
     apply_offline_environment()
-    from bench import bfcl, crash, e2e, embed, faults, indexing, pipeline, retrieval
+    from bench import (
+        bfcl,
+        crash,
+        e2e,
+        embed,
+        faults,
+        indexing,
+        model_ceiling,
+        pipeline,
+        retrieval,
+    )
 
     runners: dict[str, Callable[[list[str]], int]] = {
         "embed": embed.main,
@@ -23,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         "faults": faults.main,
         "e2e": e2e.main,
         "bfcl": bfcl.main,
+        "model_ceiling": model_ceiling.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])

@@ -2,7 +2,7 @@
 
 Two rows per category, both scored by BFCL's own checker: the embedded default (rules, no
 model) and a scripted model that answers every case with BFCL's known-good calls
-(:mod:`bench.evaluation.bfcl_oracle`). The second is the pipeline's ceiling: what retrieval,
+(:mod:`bench.evaluation.oracle`). The second is the pipeline's ceiling: what retrieval,
 the planner's checks and execution keep of a perfect model's answers. The median number of
 tools offered to the model per planning turn is reported with it.
 """
@@ -27,7 +27,7 @@ from bench.evaluation.bfcl import (
     load_cases,
     spread,
 )
-from bench.evaluation.bfcl_oracle import ASK_TOOL, oracle
+from bench.evaluation.oracle import ASK_TOOL, bfcl_gold_waves, oracle
 from bench.evaluation.scripted_openai import scripted_openai_server
 
 DEVELOPMENT = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance")
@@ -49,12 +49,12 @@ def _ceiling(
 ) -> tuple[dict[str, CategoryResult], list[int]]:
     from langchain_openai import ChatOpenAI
 
-    cases = {
-        case_request(case): case
+    waves = {
+        case_request(case): bfcl_gold_waves(case, AGENT)
         for category in categories
         for case in spread(load_cases(category), limit)
     }
-    with scripted_openai_server(oracle(cases, AGENT)) as server:
+    with scripted_openai_server(oracle(waves)) as server:
         model = ChatOpenAI(model="bfcl-oracle", base_url=server.base_url, api_key="not-needed",
                            max_retries=0, timeout=30)
         runner = BfclRunner(home, chat_model=model, model="bfcl-oracle")

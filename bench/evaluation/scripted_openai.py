@@ -29,7 +29,8 @@ class Reply:
         raw: a whole response body to send instead (garbage tests), or ``None``.
         delay_s: seconds to wait before answering (time-out tests).
         status: the HTTP status (500 for a failing endpoint).
-        usage: prompt and completion tokens reported.
+        usage: prompt and completion tokens reported; None counts them with o200k_base
+            (the messages and tools sent, and the reply), as a real endpoint would.
     """
 
     content: str | None = None
@@ -37,7 +38,7 @@ class Reply:
     raw: str | None = None
     delay_s: float = 0.0
     status: int = 200
-    usage: tuple[int, int] = (11, 7)
+    usage: tuple[int, int] | None = (11, 7)
 
 
 Script = Sequence[Reply] | Callable[[dict[str, Any]], Reply]
@@ -50,6 +51,7 @@ class ScriptedServer:
     base_url: str
     requests: list[dict[str, Any]] = field(default_factory=list)
     script: Any = None
+    usage: list[tuple[int, int]] = field(default_factory=list)
 
     def offered_tools(self, index: int = -1) -> list[str]:
         """Names of the tools offered in request ``index``."""
@@ -73,8 +75,19 @@ def _message(reply: Reply) -> dict[str, Any]:
     return message
 
 
-def _completion(reply: Reply, model: str) -> dict[str, Any]:
-    prompt, completion = reply.usage
+def _usage(reply: Reply, body: dict[str, Any]) -> tuple[int, int]:
+    """The reply's token usage: scripted, or counted like a real endpoint counts it."""
+    if reply.usage is not None:
+        return reply.usage
+    from stores.retrieval.tokens import count_tokens
+
+    sent = json.dumps({"messages": body.get("messages"), "tools": body.get("tools")})
+    answered = json.dumps(_message(reply))
+    return count_tokens(sent), count_tokens(answered)
+
+
+def _completion(reply: Reply, model: str, usage: tuple[int, int]) -> dict[str, Any]:
+    prompt, completion = usage
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
         "object": "chat.completion",
@@ -90,7 +103,7 @@ def _completion(reply: Reply, model: str) -> dict[str, Any]:
     }
 
 
-def _chunks(reply: Reply, model: str) -> Iterator[dict[str, Any]]:
+def _chunks(reply: Reply, model: str, usage: tuple[int, int]) -> Iterator[dict[str, Any]]:
     base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk",
             "created": int(time.time()), "model": model}
     message = _message(reply)
@@ -103,7 +116,7 @@ def _chunks(reply: Reply, model: str) -> Iterator[dict[str, Any]]:
         yield {**base, "choices": [{"index": 0, "delta": {"tool_calls": [tool_delta]},
                                     "finish_reason": None}]}
     finish = "tool_calls" if reply.tool_calls else "stop"
-    prompt, completion = reply.usage
+    prompt, completion = usage
     yield {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
            "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
                      "total_tokens": prompt + completion}}
@@ -132,6 +145,8 @@ def _handler(server: ScriptedServer, lock: threading.Lock) -> type[BaseHTTPReque
             if reply.delay_s:
                 time.sleep(reply.delay_s)
             model = str(body.get("model") or "scripted")
+            with lock:
+                server.usage.append(_usage(reply, body))
             if reply.raw is not None or reply.status != 200:
                 payload = (reply.raw or "{}").encode()
                 self.send_response(reply.status)
@@ -144,11 +159,11 @@ def _handler(server: ScriptedServer, lock: threading.Lock) -> type[BaseHTTPReque
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
-                for chunk in _chunks(reply, model):
+                for chunk in _chunks(reply, model, _usage(reply, body)):
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
                 return
-            payload = json.dumps(_completion(reply, model)).encode()
+            payload = json.dumps(_completion(reply, model, _usage(reply, body))).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench.evaluation.bfcl import AGENT, case_request, load_cases, spread
-from bench.evaluation.bfcl_oracle import oracle
+from bench.evaluation.oracle import bfcl_gold_waves, oracle
 from bench.evaluation.scripted_openai import scripted_openai_server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,8 +48,12 @@ def test_offline_run_writes_one_line_per_case_in_bfcl_order(tmp_path: Path) -> N
 @pytest.mark.timeout(300)
 def test_with_a_model_that_gives_the_gold_calls_the_checker_passes_them(tmp_path: Path) -> None:
     categories = ("simple_python", "parallel", "irrelevance")
-    cases = {case_request(c): c for cat in categories for c in spread(load_cases(cat), 3)}
-    with scripted_openai_server(oracle(cases, AGENT)) as server:
+    waves = {
+        case_request(c): bfcl_gold_waves(c, AGENT)
+        for cat in categories
+        for c in spread(load_cases(cat), 3)
+    }
+    with scripted_openai_server(oracle(waves)) as server:
         done = zspace("--category", *categories, "--limit", "3", "--out", str(tmp_path),
                       "--model", "oracle", "--base-url", server.base_url, "--json")
     assert done.returncode == 0, done.stderr[-2000:]

@@ -1,0 +1,102 @@
+"""A scripted model that answers with known-good calls: the pipeline's ceiling.
+
+Served by :mod:`bench.evaluation.scripted_openai`, it plays every role the chat model has in a
+zspace run: the intent parser (one step: the whole request), the planner (the gold calls of the
+request, wave by wave, each under the call name zspace offered it as and only if retrieval
+offered it; a text answer once every wave ran; a text refusal when the request has no gold
+calls) and the synthesizer. What a scorer then sees is what zspace's retrieval, the planner's
+checks and execution did with a perfect model's answers. Token usage is counted as a real
+endpoint counts it (o200k_base over the messages and tools sent).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bench.evaluation.scripted_openai import Reply
+from stores.catalog.model import call_name_for
+
+_REQUEST = re.compile(r"<request>\n(.*?)\n</request>", re.S)
+ASK_TOOL = "zspace_ask_user"
+GoldCall = tuple[str, dict[str, Any]]  # (tool id, arguments)
+Waves = Sequence[Sequence[GoldCall]]
+
+
+def bfcl_gold_waves(case: Mapping[str, Any], agent: str) -> list[list[GoldCall]]:
+    """A BFCL case's gold calls as one wave: the first acceptable value of every argument.
+
+    BFCL's possible answers list the acceptable values per argument; ``""`` means "may be left
+    out".
+    """
+    calls: list[GoldCall] = []
+    for option in case.get("ground_truth") or []:
+        for name, arguments in option.items():
+            args = {}
+            for arg, values in arguments.items():
+                chosen = [v for v in values if v != ""] if isinstance(values, list) else [values]
+                if chosen:
+                    args[arg] = chosen[0]
+            calls.append((f"{agent}/{name}", args))
+    return [calls] if calls else []
+
+
+def _request_of(messages: list[dict[str, Any]]) -> str:
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            texts = [str(part.get("text", "")) for part in content if isinstance(part, dict)]
+            content = " ".join(texts)
+        if message.get("role") in ("user", "system") and isinstance(content, str):
+            match = _REQUEST.search(content)
+            if match:
+                return match.group(1).replace("</ request>", "</request>")
+    return ""
+
+
+def oracle(
+    waves_by_request: Mapping[str, Waves], expect: Mapping[str, str] | None = None
+) -> Callable[[dict[str, Any]], Reply]:
+    """The script function for ``scripted_openai_server`` over these requests' gold waves.
+
+    ``expect`` marks requests whose right outcome is a question (``clarify``: the planner asks)
+    or a direct answer (``direct_answer``: the parser answers without a tool).
+    """
+    expect = expect or {}
+
+    def reply(body: dict[str, Any]) -> Reply:
+        messages = body.get("messages") or []
+        tools = [tool["function"]["name"] for tool in body.get("tools") or []]
+        request = _request_of(messages)
+        if ASK_TOOL not in tools:
+            if "response_format" in body or tools:  # the intent parser's structured output
+                step: dict[str, Any] = {"id": "s1", "text": request, "action": "call_api"}
+                if expect.get(request) == "direct_answer":
+                    step.update(action="direct_answer", answer="(answered without a tool)")
+                intent = {"category": "general", "sub_intents": [step]}
+                if tools:
+                    return Reply(usage=None, tool_calls=[(tools[0], intent)])
+                return Reply(usage=None, content=json.dumps(intent))
+            return Reply(usage=None, content="Done.")  # the synthesizer
+        waves = list(waves_by_request.get(request) or [])
+        turn = sum(1 for message in messages if message.get("role") == "assistant")
+        if expect.get(request) == "clarify" and turn == 0:
+            question = {"question": "Which one do you mean? The request does not say."}
+            return Reply(usage=None, tool_calls=[(ASK_TOOL, question)])
+        if not waves:
+            return Reply(usage=None, content="None of the offered tools fits this request.")
+        if turn >= len(waves):
+            return Reply(usage=None, content="Done.")
+        offered = set(tools)
+        calls = [
+            (call_name_for(tool_id), args)
+            for tool_id, args in waves[turn]
+            if call_name_for(tool_id) in offered
+        ]
+        if not calls:
+            return Reply(usage=None, content="None of the offered tools fits this request.")
+        return Reply(usage=None, tool_calls=calls)
+
+    return reply
