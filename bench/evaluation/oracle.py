@@ -25,21 +25,34 @@ GoldCall = tuple[str, dict[str, Any]]  # (tool id, arguments)
 Waves = Sequence[Sequence[GoldCall]]
 
 
-def bfcl_gold_waves(case: Mapping[str, Any], agent: str) -> list[list[GoldCall]]:
-    """A BFCL case's gold calls as one wave: the first acceptable value of every argument.
+_ABSENT = object()
 
-    BFCL's possible answers list the acceptable values per argument; ``""`` means "may be left
-    out".
+
+def _first_acceptable(values: Any) -> Any:
+    """The first acceptable value of a BFCL possible answer (``_ABSENT`` when it may be left out).
+
+    A list holds the acceptable values (``""`` and ``None`` mean "may be left out"); a dict is a
+    nested object whose fields are possible answers themselves.
     """
+    if isinstance(values, dict):
+        chosen = {key: _first_acceptable(value) for key, value in values.items()}
+        return {key: value for key, value in chosen.items() if value is not _ABSENT}
+    if isinstance(values, list):
+        for value in values:
+            if value == "" or value is None:
+                continue
+            return _first_acceptable(value) if isinstance(value, dict) else value
+        return _ABSENT
+    return values
+
+
+def bfcl_gold_waves(case: Mapping[str, Any], agent: str) -> list[list[GoldCall]]:
+    """A BFCL case's gold calls as one wave: the first acceptable value of every argument."""
     calls: list[GoldCall] = []
     for option in case.get("ground_truth") or []:
         for name, arguments in option.items():
-            args = {}
-            for arg, values in arguments.items():
-                chosen = [v for v in values if v != ""] if isinstance(values, list) else [values]
-                if chosen:
-                    args[arg] = chosen[0]
-            calls.append((f"{agent}/{name}", args))
+            args = {arg: _first_acceptable(values) for arg, values in arguments.items()}
+            calls.append((f"{agent}/{name}", {k: v for k, v in args.items() if v is not _ABSENT}))
     return [calls] if calls else []
 
 
