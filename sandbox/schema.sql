@@ -189,6 +189,12 @@ CREATE TABLE IF NOT EXISTS memberships (
     expires_at     TEXT NOT NULL
 );
 
+-- One row per setting of this sandbox instance; 'clock' is the clock it was reset with.
+CREATE TABLE IF NOT EXISTS sandbox_settings (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS idempotency_keys (
     idempotency_key  TEXT PRIMARY KEY,
     tool             TEXT NOT NULL,

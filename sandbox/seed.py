@@ -1,14 +1,30 @@
-"""The deterministic seed: a handful of rows in every table, identical on every reset.
+"""The seed: a handful of rows in every table, the same on every reset up to the clock.
 
-Accounts "123456" (Alice, user 1), "654321" (Bob, user 2) and "000042" (Carol, user 3) always
-exist; shop 1 is the default test shop that `create_product` uses.
+Dates are relative to the sandbox's clock at the reset (rows were written `SEED_AGE` before
+it; coupons and memberships expire a fixed number of days from it), so the seed works at any
+date. Accounts "123456" (Alice, user 1), "654321" (Bob, user 2) and "000042" (Carol, user 3)
+always exist; shop 1 is the default test shop that `create_product` uses.
 """
 
 import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-SEED_TIME = "2026-01-01T09:00:00Z"
+from sandbox.clock import iso
+
 DEFAULT_SHOP_ID = 1
+SEED_AGE = timedelta(days=30)
+
+
+@dataclass(frozen=True)
+class FromNow:
+    """A timestamp `days` from the clock's now at the reset (negative: in the past)."""
+
+    days: float
+
+
+SEEDED_AT = FromNow(-SEED_AGE.days)
 
 _ROWS: dict[str, list[tuple[Any, ...]]] = {
     "users": [
@@ -110,10 +126,10 @@ _ROWS: dict[str, list[tuple[Any, ...]]] = {
     ],
     "coupons": [
         # coupon_id, template_id, user_id, code, status, order_id, expires_at
-        (1, 1, 1, "WELCOME-0001", "issued", None, "2036-01-01T09:00:00Z"),
-        (2, 2, 1, "SPRING-0002", "issued", None, "2036-01-01T09:00:00Z"),
-        (3, 1, 2, "WELCOME-0003", "redeemed", 5, "2036-01-01T09:00:00Z"),
-        (4, 1, 3, "WELCOME-0004", "issued", None, "2026-01-31T09:00:00Z"),
+        (1, 1, 1, "WELCOME-0001", "issued", None, FromNow(335)),
+        (2, 2, 1, "SPRING-0002", "issued", None, FromNow(335)),
+        (3, 1, 2, "WELCOME-0003", "redeemed", 5, FromNow(335)),
+        (4, 1, 3, "WELCOME-0004", "issued", None, FromNow(-7)),  # expired a week ago
     ],
     "payments": [
         # payment_id, order_id, amount, method, status
@@ -142,8 +158,8 @@ _ROWS: dict[str, list[tuple[Any, ...]]] = {
     ],
     "memberships": [
         # membership_id, user_id, tier, status, started_at, expires_at
-        (1, 1, "gold", "active", SEED_TIME, "2036-01-01T09:00:00Z"),
-        (2, 2, "silver", "expired", "2024-01-01T09:00:00Z", "2025-01-01T09:00:00Z"),
+        (1, 1, "gold", "active", SEEDED_AT, FromNow(335)),
+        (2, 2, "silver", "expired", FromNow(-760), FromNow(-395)),
     ],
 }
 
@@ -229,17 +245,23 @@ _COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def seed(conn: sqlite3.Connection) -> None:
+def seed(conn: sqlite3.Connection, now: datetime) -> None:
     """Insert the seed rows into empty tables; the caller owns the transaction.
 
     Args:
         conn: A connection to a database whose schema exists and whose tables are empty.
+        now: The sandbox clock's time at the reset; every seeded date is relative to it.
     """
+
+    def value(cell: Any) -> Any:
+        return iso(now + timedelta(days=cell.days)) if isinstance(cell, FromNow) else cell
+
+    seeded_at = value(SEEDED_AT)
     for table, rows in _ROWS.items():
         columns, stamped = _COLUMNS[table]
         names = ", ".join(columns + stamped)
         marks = ", ".join("?" * (len(columns) + len(stamped)))
         conn.executemany(
             f"INSERT INTO {table} ({names}) VALUES ({marks})",
-            [row + (SEED_TIME,) * len(stamped) for row in rows],
+            [tuple(value(cell) for cell in row) + (seeded_at,) * len(stamped) for row in rows],
         )

@@ -1,4 +1,8 @@
-"""Membership tools of the sandbox: paid memberships, whose members deliver free."""
+"""Membership tools of the sandbox: paid memberships, whose members deliver free.
+
+A membership is 'active' until its `expires_at` passes on the sandbox clock, then 'expired';
+'cancelled' ones were ended by cancel_membership.
+"""
 
 from datetime import timedelta
 
@@ -10,6 +14,13 @@ from sandbox.models import IdempotencyKey, Membership, MembershipId, MembershipT
 
 class MembershipTools(Rules):
     """Tools on memberships: start, get and cancel a user's membership."""
+
+    def _expire_memberships(self) -> None:
+        """Write 'expired' on active memberships whose end has passed on the sandbox clock."""
+        self._db.execute(
+            "UPDATE memberships SET status = 'expired' WHERE status = 'active' AND expires_at <= ?",
+            (self._now(),),
+        )
 
     @tool("membership", "user", side_effect=True)
     def create_membership(
@@ -31,6 +42,7 @@ class MembershipTools(Rules):
             The new membership.
         """
         self._active_user(user_id)
+        self._expire_memberships()
         active = self._one(
             "SELECT membership_id FROM memberships WHERE user_id = ? AND status = 'active'",
             (user_id,),
@@ -66,8 +78,8 @@ class MembershipTools(Rules):
         self._require("users", "user", user_id)
         row = self._one(
             "SELECT * FROM memberships WHERE user_id = ? "
-            "ORDER BY status = 'active' DESC, membership_id DESC LIMIT 1",
-            (user_id,),
+            "ORDER BY (status = 'active' AND expires_at > ?) DESC, membership_id DESC LIMIT 1",
+            (user_id, self._now()),
         )
         if row is None:
             raise NotFoundError(
@@ -88,6 +100,8 @@ class MembershipTools(Rules):
         Returns:
             The cancelled membership.
         """
+        self._require("memberships", "membership", membership_id)
+        self._expire_memberships()
         row = self._require("memberships", "membership", membership_id)
         if row["status"] != "active":
             raise InvalidTransitionError(
