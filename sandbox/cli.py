@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sandbox.backend import Sandbox
-from sandbox.catalog import write_catalog
+from sandbox.catalog import sync_production_twins, write_catalog
 from sandbox.clock import (
     NOW_VARIABLE,
     OFFSET_VARIABLE,
@@ -68,6 +68,12 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--db", type=Path, help="SQLite file (default $ZSPACE_HOME/sandbox.db)")
     catalog = commands.add_parser("catalog", help="write the sandbox's tools as a catalog")
     catalog.add_argument("--out", type=Path, help="output file (default: stdout)")
+    catalog.add_argument(
+        "--near-misses",
+        type=Path,
+        metavar="FILE",
+        help="also rewrite the production twins of every writer in this near-miss catalog",
+    )
     return parser
 
 
@@ -111,6 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.write(text)
         else:
             print(f"wrote {args.out}", file=sys.stderr)
+        if args.near_misses is not None:
+            sync_production_twins(args.near_misses)
+            print(f"wrote {args.near_misses}", file=sys.stderr)
         return 0
     db_path: Path = args.db or default_db_path()
     if args.command == "rows":

@@ -156,6 +156,7 @@ class Records(SandboxBase):
             payment_id=row["payment_id"],
             order_id=row["order_id"],
             amount=_money(row["amount"]),
+            refunded_amount=_money(row["refunded_amount"]),
             method=row["method"],
             status=row["status"],
             created_at=row["created_at"],

@@ -114,6 +114,7 @@ def test_the_seed_works_at_any_date(tmp_path: Path, when: str, no_clock_variable
         # Alice's gold membership is active (free delivery), Bob's silver one expired.
         assert sandbox.get_membership(user_id=1)["status"] == "active"
         assert sandbox.get_membership(user_id=2)["status"] == "expired"
+        assert sandbox.create_delivery(order_id=8)["fee"] == 3.5  # Dan is no member
         sandbox.pay_order(order_id=order["order_id"])
         assert sandbox.create_delivery(order_id=order["order_id"])["fee"] == 0.0
         # Every seeded row was written SEED_AGE (30 days) before the clock's now.
@@ -172,8 +173,8 @@ def test_membership_and_coupon_expiry_follow_the_sandbox_clock(
         assert sandbox.get_membership(user_id=3)["status"] == "expired"
         with pytest.raises(InvalidArgumentError, match="expired at 2030-03-03T12:00:00Z"):
             sandbox.redeem_coupon(coupon_id=coupon["coupon_id"], order_id=3)
-        again = sandbox.create_membership(user_id=3, months=1)  # the lapsed one does not block
-        assert again["expires_at"] == "2030-05-01T12:00:00Z"
+        again = sandbox.create_membership(user_id=3, days=10)  # the lapsed one does not block
+        assert again["expires_at"] == "2030-04-11T12:00:00Z"
         lapsed = [r for r in export_tables(db)["memberships"] if r["user_id"] == 3][0]
         assert lapsed["status"] == "expired"  # a writer records what the clock says
 
