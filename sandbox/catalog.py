@@ -1,7 +1,9 @@
 """The sandbox's own tool catalog, in the benchmark/catalog format of zspace.
 
 It is produced from the very server `python -m sandbox serve` runs (its `list_tools` answer),
-so the committed `sandbox/data/catalog.json` stays true to the tools.
+so the committed `sandbox/data/catalog.json` stays true to the tools. The near misses
+(`sandbox/data/near_misses.json`) hold a production twin of every writer, with the same
+description and schemas; `sync_production_twins` rewrites those twins from the catalog.
 """
 
 import asyncio
@@ -12,6 +14,7 @@ from typing import Any
 from sandbox.backend import Sandbox, tool_methods
 from sandbox.server import ENVIRONMENT, INSTRUCTIONS, SERVER_NAME, build_server
 
+PRODUCTION_AGENT = "sandbox-prod"
 AGENT = {
     "id": SERVER_NAME,
     "name": "Sandbox test-data platform",
@@ -72,4 +75,41 @@ def write_catalog(path: Path | None) -> str:
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    return text
+
+
+def production_twins(catalog: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return a production twin of every writer of a sandbox catalog (`build_catalog`).
+
+    A twin is the same tool owned by `PRODUCTION_AGENT` in the 'prod' environment, without
+    MCP annotations: the near miss a run restricted to 'test' must never call.
+    """
+    twins = []
+    for tool in catalog["tools"]:
+        if not tool["side_effect"]:
+            continue
+        twin = {key: value for key, value in tool.items() if key != "annotations"}
+        twin.update(
+            id=f"{PRODUCTION_AGENT}/{tool['name']}", agent=PRODUCTION_AGENT, environment="prod"
+        )
+        twins.append(twin)
+    return twins
+
+
+def sync_production_twins(path: Path) -> str:
+    """Rewrite the production twins of a near-miss file from the current tools.
+
+    The twins come first, in catalog order; every other near miss is kept as it is.
+
+    Args:
+        path: A near-miss catalog (e.g. sandbox/data/near_misses.json).
+
+    Returns:
+        The JSON text written.
+    """
+    document = json.loads(path.read_text(encoding="utf-8"))
+    others = [t for t in document["tools"] if t.get("agent") != PRODUCTION_AGENT]
+    document["tools"] = production_twins(build_catalog()) + others
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    path.write_text(text, encoding="utf-8")
     return text

@@ -1,4 +1,8 @@
-"""`python -m sandbox serve | reset | rows | export | catalog`: run, reseed, inspect, describe."""
+"""`python -m sandbox serve | reset | rows | export | catalog`: run, reseed, inspect, describe.
+
+`serve` and `reset` take the sandbox's clock (`--now`, `--offset-days`); without them the
+clock comes from the environment, else (serve) from the database's last reset.
+"""
 
 import argparse
 import ipaddress
@@ -10,7 +14,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sandbox.backend import Sandbox
-from sandbox.catalog import write_catalog
+from sandbox.catalog import sync_production_twins, write_catalog
+from sandbox.clock import (
+    NOW_VARIABLE,
+    OFFSET_VARIABLE,
+    ClockSettingError,
+    SandboxClock,
+    parse_moment,
+    parse_offset_days,
+)
 from sandbox.export import export_tables
 from sandbox.server import build_server
 
@@ -38,8 +50,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", type=Path, help="SQLite file (default $ZSPACE_HOME/sandbox.db)")
     serve.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on PORT")
     serve.add_argument("--host", default="127.0.0.1", help="HTTP interface (default 127.0.0.1)")
-    reset = commands.add_parser("reset", help="drop all data and load the deterministic seed")
+    _clock_options(serve)
+    reset = commands.add_parser(
+        "reset", help="drop all data and load the seed, dated relative to the sandbox clock"
+    )
     reset.add_argument("--db", type=Path, help="SQLite file (default $ZSPACE_HOME/sandbox.db)")
+    _clock_options(reset)
     rows = commands.add_parser(
         "rows", help="row counts per table, or the rows added since an earlier snapshot"
     )
@@ -52,7 +68,37 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--db", type=Path, help="SQLite file (default $ZSPACE_HOME/sandbox.db)")
     catalog = commands.add_parser("catalog", help="write the sandbox's tools as a catalog")
     catalog.add_argument("--out", type=Path, help="output file (default: stdout)")
+    catalog.add_argument(
+        "--near-misses",
+        type=Path,
+        metavar="FILE",
+        help="also rewrite the production twins of every writer in this near-miss catalog",
+    )
     return parser
+
+
+def _clock_options(command: argparse.ArgumentParser) -> None:
+    clock = command.add_mutually_exclusive_group()
+    clock.add_argument(
+        "--now",
+        metavar="TIME",
+        help=f"fix the sandbox clock at an ISO-8601 time, e.g. 2029-11-24T09:00:00Z "
+        f"(default: ${NOW_VARIABLE})",
+    )
+    clock.add_argument(
+        "--offset-days",
+        metavar="DAYS",
+        help=f"shift the system clock by DAYS, negative goes back (default: ${OFFSET_VARIABLE})",
+    )
+
+
+def _clock(args: argparse.Namespace) -> SandboxClock | None:
+    """The clock the flags set, else the environment's, else None."""
+    if args.now is not None:
+        return SandboxClock.fixed(parse_moment(args.now, "--now"))
+    if args.offset_days is not None:
+        return SandboxClock.shifted(parse_offset_days(args.offset_days, "--offset-days"))
+    return SandboxClock.from_environment()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,18 +117,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.write(text)
         else:
             print(f"wrote {args.out}", file=sys.stderr)
+        if args.near_misses is not None:
+            sync_production_twins(args.near_misses)
+            print(f"wrote {args.near_misses}", file=sys.stderr)
         return 0
     db_path: Path = args.db or default_db_path()
     if args.command == "rows":
         return _rows(db_path, args.since, args.snapshot)
     if args.command == "export":
         return _export(db_path)
+    try:
+        clock = _clock(args)
+    except ClockSettingError as error:
+        print(f"sandbox clock: {error}", file=sys.stderr)
+        return 2
     if args.command == "reset":
-        with Sandbox(db_path) as sandbox:
+        with Sandbox(db_path, clock=clock) as sandbox:
             sandbox.reset()
-        print(f"reset {db_path}", file=sys.stderr)
+        print(f"reset {db_path} (clock: {(clock or SandboxClock()).describe()})", file=sys.stderr)
         return 0
-    sandbox = Sandbox(db_path)
+    sandbox = Sandbox(db_path, clock=clock)
     try:
         if args.http is None:
             build_server(sandbox).run("stdio")

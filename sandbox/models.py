@@ -16,7 +16,11 @@ OrderStatus = Literal[
 DeliveryStatus = Literal[
     "pending", "assigned", "picked_up", "in_transit", "delivered", "failed", "cancelled"
 ]
-PaymentMethod = Literal["card", "wallet", "cash"]
+# "wallet" is the user's balance in the shop; "alipay" and "wechat_pay" are the Alipay and
+# WeChat Pay apps. A payment recorded by advance_order_status has the method "manual".
+PaymentMethod = Literal["card", "wallet", "cash", "alipay", "wechat_pay"]
+PaymentStatus = Literal["succeeded", "partially_refunded", "refunded"]
+RefundStatus = Literal["requested", "completed", "rejected"]
 DiscountType = Literal["fixed", "percent"]
 MembershipTier = Literal["silver", "gold", "platinum"]
 CouponStatus = Literal["issued", "redeemed", "revoked"]
@@ -37,7 +41,10 @@ TemplateId = Annotated[int, Field(description="Coupon template id (from create_c
 CouponId = Annotated[int, Field(description="Issued coupon id (from issue_coupon).")]
 RiderId = Annotated[int, Field(description="Rider id (from create_rider or list_riders).")]
 DeliveryId = Annotated[int, Field(description="Delivery id (from create_delivery).")]
-RefundId = Annotated[int, Field(description="Refund id (from create_refund).")]
+RefundId = Annotated[
+    int, Field(description="Refund id (from create_refund, request_refund or list_refunds).")
+]
+ReviewId = Annotated[int, Field(description="Review id (from create_review or list_reviews).")]
 MembershipId = Annotated[int, Field(description="Membership id (from create_membership).")]
 Quantity = Annotated[int, Field(description="Number of units.", ge=1, le=10_000)]
 Money = Annotated[float, Field(description="Amount in the shop currency.", ge=0)]
@@ -49,6 +56,7 @@ ValidDays = Annotated[int, Field(description="Days an issued coupon stays valid.
 PositiveCount = Annotated[int, Field(description="A count of at least 1.", ge=1)]
 Rating = Annotated[int, Field(description="Stars from 1 (worst) to 5 (best).", ge=1, le=5)]
 Months = Annotated[int, Field(description="Length in months.", ge=1, le=120)]
+Days = Annotated[int, Field(description="Length in days.", ge=1, le=3650)]
 Limit = Annotated[int, Field(description="Maximum number of rows to return.", ge=1, le=200)]
 IdempotencyKey = Annotated[
     str | None,
@@ -241,8 +249,9 @@ class Payment(TypedDict):
     payment_id: int
     order_id: int
     amount: float
-    method: Literal["card", "wallet", "cash", "manual"]
-    status: Literal["succeeded", "refunded"]
+    refunded_amount: float
+    method: Literal["card", "wallet", "cash", "alipay", "wechat_pay", "manual"]
+    status: PaymentStatus
     created_at: str
 
 
@@ -343,14 +352,14 @@ class ReviewList(TypedDict):
 
 
 class Refund(TypedDict):
-    """A refund of an order's payment."""
+    """A refund of (part of) an order's payment: requested, then completed or rejected."""
 
     refund_id: int
     order_id: int
     payment_id: int
     amount: float
     reason: str
-    status: Literal["completed"]
+    status: RefundStatus
     created_at: str
 
 

@@ -130,12 +130,15 @@ CREATE TABLE IF NOT EXISTS coupons (
 );
 
 CREATE TABLE IF NOT EXISTS payments (
-    payment_id  INTEGER PRIMARY KEY,
-    order_id    INTEGER NOT NULL REFERENCES orders (order_id),
-    amount      REAL NOT NULL,
-    method      TEXT NOT NULL CHECK (method IN ('card', 'wallet', 'cash', 'manual')),
-    status      TEXT NOT NULL CHECK (status IN ('succeeded', 'refunded')),
-    created_at  TEXT NOT NULL
+    payment_id       INTEGER PRIMARY KEY,
+    order_id         INTEGER NOT NULL REFERENCES orders (order_id),
+    amount           REAL NOT NULL,
+    refunded_amount  REAL NOT NULL DEFAULT 0 CHECK (refunded_amount >= 0),
+    method           TEXT NOT NULL CHECK (method IN ('card', 'wallet', 'cash', 'alipay',
+                                                     'wechat_pay', 'manual')),
+    status           TEXT NOT NULL CHECK (status IN ('succeeded', 'partially_refunded',
+                                                     'refunded')),
+    created_at       TEXT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS riders (
@@ -176,7 +179,7 @@ CREATE TABLE IF NOT EXISTS refunds (
     payment_id  INTEGER NOT NULL REFERENCES payments (payment_id),
     amount      REAL NOT NULL CHECK (amount > 0),
     reason      TEXT NOT NULL DEFAULT '',
-    status      TEXT NOT NULL CHECK (status IN ('completed')),
+    status      TEXT NOT NULL CHECK (status IN ('requested', 'completed', 'rejected')),
     created_at  TEXT NOT NULL
 );
 
@@ -187,6 +190,12 @@ CREATE TABLE IF NOT EXISTS memberships (
     status         TEXT NOT NULL CHECK (status IN ('active', 'cancelled', 'expired')),
     started_at     TEXT NOT NULL,
     expires_at     TEXT NOT NULL
+);
+
+-- One row per setting of this sandbox instance; 'clock' is the clock it was reset with.
+CREATE TABLE IF NOT EXISTS sandbox_settings (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS idempotency_keys (

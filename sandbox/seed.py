@@ -1,14 +1,31 @@
-"""The deterministic seed: a handful of rows in every table, identical on every reset.
+"""The seed: a handful of rows in every table, the same on every reset up to the clock.
 
-Accounts "123456" (Alice, user 1), "654321" (Bob, user 2) and "000042" (Carol, user 3) always
-exist; shop 1 is the default test shop that `create_product` uses.
+Dates are relative to the sandbox's clock at the reset (rows were written `SEED_AGE` before
+it; coupons and memberships expire a fixed number of days from it), so the seed works at any
+date. Accounts "123456" (Alice, user 1), "654321" (Bob, user 2) and "000042" (Carol, user 3)
+always exist; shop 1 is the default test shop that `create_product` uses. Every tool can be
+exercised from the seed; README.md lists which row is there for which tool.
 """
 
 import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-SEED_TIME = "2026-01-01T09:00:00Z"
+from sandbox.clock import iso
+
 DEFAULT_SHOP_ID = 1
+SEED_AGE = timedelta(days=30)
+
+
+@dataclass(frozen=True)
+class FromNow:
+    """A timestamp `days` from the clock's now at the reset (negative: in the past)."""
+
+    days: float
+
+
+SEEDED_AT = FromNow(-SEED_AGE.days)
 
 _ROWS: dict[str, list[tuple[Any, ...]]] = {
     "users": [
@@ -32,6 +49,7 @@ _ROWS: dict[str, list[tuple[Any, ...]]] = {
         (1, "Zspace Test Shop", "Springfield", "open"),
         (2, "Green Grocer", "Springfield", "open"),
         (3, "Night Owl Pharmacy", "Shelbyville", "open"),
+        (4, "Pop-up Stall", "Shelbyville", "open"),  # no products, no orders: deletable
     ],
     "products": [
         # product_id, shop_id, name, category, price, status
@@ -81,6 +99,10 @@ _ROWS: dict[str, list[tuple[Any, ...]]] = {
         (3, 3, 3, 4, "created", 7.25, 0.0, 7.25, None),
         (4, 1, 1, 1, "cancelled", 15.0, 0.0, 15.0, None),
         (5, 2, 1, 3, "refunded", 30.0, 5.0, 25.0, 3),
+        (6, 1, 1, 1, "delivered", 15.0, 0.0, 15.0, None),  # delivered, not reviewed yet
+        (7, 2, 3, 3, "shipped", 14.5, 0.0, 14.5, None),  # in delivery (delivery 4)
+        (8, 4, 1, 5, "paid", 49.95, 0.0, 49.95, None),  # paid, no delivery booked yet
+        (9, 3, 1, 4, "delivered", 120.0, 0.0, 120.0, None),  # partly refunded, one request
     ],
     "order_items": [
         # order_item_id, order_id, product_id, sku_id, quantity, unit_price
@@ -89,6 +111,10 @@ _ROWS: dict[str, list[tuple[Any, ...]]] = {
         (3, 3, 5, 6, 1, 7.25),
         (4, 4, 2, 2, 1, 15.0),
         (5, 5, 2, 3, 2, 15.0),
+        (6, 6, 2, 2, 1, 15.0),
+        (7, 7, 5, 6, 2, 7.25),
+        (8, 8, 1, 1, 5, 9.99),
+        (9, 9, 2, 3, 8, 15.0),
     ],
     "order_status_history": [
         # history_id, order_id, from_status, to_status, note
@@ -107,30 +133,53 @@ _ROWS: dict[str, list[tuple[Any, ...]]] = {
         (13, 5, "created", "pending_payment", ""),
         (14, 5, "pending_payment", "paid", "payment 3"),
         (15, 5, "paid", "refunded", "refund 1"),
+        (16, 6, None, "created", ""),
+        (17, 6, "created", "paid", "payment 4"),
+        (18, 6, "paid", "shipped", "delivery 3 picked up"),
+        (19, 6, "shipped", "delivered", "delivery 3 delivered"),
+        (20, 7, None, "created", ""),
+        (21, 7, "created", "pending_payment", ""),
+        (22, 7, "pending_payment", "paid", "payment 5"),
+        (23, 7, "paid", "shipped", "delivery 4 picked up"),
+        (24, 8, None, "created", ""),
+        (25, 8, "created", "paid", "payment 6"),
+        (26, 9, None, "created", ""),
+        (27, 9, "created", "pending_payment", ""),
+        (28, 9, "pending_payment", "paid", "payment 7"),
+        (29, 9, "paid", "shipped", "delivery 5 picked up"),
+        (30, 9, "shipped", "delivered", "delivery 5 delivered"),
     ],
     "coupons": [
         # coupon_id, template_id, user_id, code, status, order_id, expires_at
-        (1, 1, 1, "WELCOME-0001", "issued", None, "2036-01-01T09:00:00Z"),
-        (2, 2, 1, "SPRING-0002", "issued", None, "2036-01-01T09:00:00Z"),
-        (3, 1, 2, "WELCOME-0003", "redeemed", 5, "2036-01-01T09:00:00Z"),
-        (4, 1, 3, "WELCOME-0004", "issued", None, "2026-01-31T09:00:00Z"),
+        (1, 1, 1, "WELCOME-0001", "issued", None, FromNow(335)),
+        (2, 2, 1, "SPRING-0002", "issued", None, FromNow(335)),
+        (3, 1, 2, "WELCOME-0003", "redeemed", 5, FromNow(335)),
+        (4, 1, 3, "WELCOME-0004", "issued", None, FromNow(-7)),  # expired a week ago
     ],
     "payments": [
-        # payment_id, order_id, amount, method, status
-        (1, 1, 19.98, "card", "succeeded"),
-        (2, 2, 9.0, "wallet", "succeeded"),
-        (3, 5, 25.0, "card", "refunded"),
+        # payment_id, order_id, amount, refunded_amount, method, status
+        (1, 1, 19.98, 0.0, "card", "succeeded"),
+        (2, 2, 9.0, 0.0, "wallet", "succeeded"),
+        (3, 5, 25.0, 25.0, "card", "refunded"),
+        (4, 6, 15.0, 0.0, "card", "succeeded"),
+        (5, 7, 14.5, 0.0, "alipay", "succeeded"),
+        (6, 8, 49.95, 0.0, "card", "succeeded"),
+        (7, 9, 120.0, 20.0, "card", "partially_refunded"),
     ],
     "riders": [
         # rider_id, name, phone, city, status
         (1, "Raj Patel", "+1-555-0201", "Springfield", "available"),
         (2, "Mia Wong", "+1-555-0202", "Springfield", "available"),
         (3, "Leo Rossi", "+1-555-0203", "Shelbyville", "off"),
+        (4, "Sam Lee", "+1-555-0204", "Springfield", "busy"),  # riding delivery 4
     ],
     "deliveries": [
         # delivery_id, order_id, address_id, rider_id, status, fee
         (1, 1, 1, 1, "delivered", 3.5),
         (2, 2, 3, None, "pending", 3.5),
+        (3, 6, 1, 2, "delivered", 0.0),
+        (4, 7, 3, 4, "in_transit", 3.5),
+        (5, 9, 4, 1, "delivered", 3.5),
     ],
     "reviews": [
         # review_id, order_id, user_id, product_id, rating, comment
@@ -139,11 +188,13 @@ _ROWS: dict[str, list[tuple[Any, ...]]] = {
     "refunds": [
         # refund_id, order_id, payment_id, amount, reason, status
         (1, 5, 3, 25.0, "wrong size", "completed"),
+        (2, 9, 7, 20.0, "one shirt arrived torn", "completed"),
+        (3, 9, 7, 30.0, "two shirts came in the wrong colour", "requested"),
     ],
     "memberships": [
         # membership_id, user_id, tier, status, started_at, expires_at
-        (1, 1, "gold", "active", SEED_TIME, "2036-01-01T09:00:00Z"),
-        (2, 2, "silver", "expired", "2024-01-01T09:00:00Z", "2025-01-01T09:00:00Z"),
+        (1, 1, "gold", "active", SEEDED_AT, FromNow(335)),
+        (2, 2, "silver", "expired", FromNow(-760), FromNow(-395)),
     ],
 }
 
@@ -208,7 +259,10 @@ _COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("coupon_id", "template_id", "user_id", "code", "status", "order_id", "expires_at"),
         ("issued_at",),
     ),
-    "payments": (("payment_id", "order_id", "amount", "method", "status"), ("created_at",)),
+    "payments": (
+        ("payment_id", "order_id", "amount", "refunded_amount", "method", "status"),
+        ("created_at",),
+    ),
     "riders": (("rider_id", "name", "phone", "city", "status"), ("created_at",)),
     "deliveries": (
         ("delivery_id", "order_id", "address_id", "rider_id", "status", "fee"),
@@ -229,17 +283,23 @@ _COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def seed(conn: sqlite3.Connection) -> None:
+def seed(conn: sqlite3.Connection, now: datetime) -> None:
     """Insert the seed rows into empty tables; the caller owns the transaction.
 
     Args:
         conn: A connection to a database whose schema exists and whose tables are empty.
+        now: The sandbox clock's time at the reset; every seeded date is relative to it.
     """
+
+    def value(cell: Any) -> Any:
+        return iso(now + timedelta(days=cell.days)) if isinstance(cell, FromNow) else cell
+
+    seeded_at = value(SEEDED_AT)
     for table, rows in _ROWS.items():
         columns, stamped = _COLUMNS[table]
         names = ", ".join(columns + stamped)
         marks = ", ".join("?" * (len(columns) + len(stamped)))
         conn.executemany(
             f"INSERT INTO {table} ({names}) VALUES ({marks})",
-            [row + (SEED_TIME,) * len(stamped) for row in rows],
+            [tuple(value(cell) for cell in row) + (seeded_at,) * len(stamped) for row in rows],
         )

@@ -7,8 +7,9 @@ the same key with other arguments is an `IdempotencyConflictError`. The MCP laye
 (`sandbox.server`) exposes these methods unchanged, so their signatures, docstrings and return
 types are the tools' contracts.
 
-Layout: `core` (the `tool` decorator, connection, transactions, idempotency), `records` (row
-helpers), `rules` (status machines and the steps several tools share), one module per domain
+Layout: `core` (the `tool` decorator, connection, transactions, clock, idempotency), `records`
+(row helpers), `lifecycle` (the status machines: orders, deliveries, refunds, payments), `rules`
+(the steps several tools share), one module per domain
 (`users` ... `memberships`) holding that domain's tools, and `sandbox`, which composes them
 into `Sandbox`. Import from `sandbox.backend`, not from the modules.
 """
@@ -20,13 +21,13 @@ from sandbox.backend.core import (
     tool_argument_docs,
     tool_description,
 )
-from sandbox.backend.rules import (
+from sandbox.backend.lifecycle import (
     ACTIVE_DELIVERY_STATUSES,
-    DEFAULT_CITY,
-    DEFAULT_DELIVERY_FEE,
     DELIVERY_TRANSITIONS,
     ORDER_TRANSITIONS,
+    REFUND_TRANSITIONS,
 )
+from sandbox.backend.rules import DEFAULT_CITY, DEFAULT_DELIVERY_FEE
 from sandbox.backend.sandbox import Sandbox, tool_methods
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "DEFAULT_DELIVERY_FEE",
     "DELIVERY_TRANSITIONS",
     "ORDER_TRANSITIONS",
+    "REFUND_TRANSITIONS",
     "TOOL_ATTRIBUTE",
     "Sandbox",
     "ToolInfo",

@@ -1,8 +1,10 @@
 """Tool registration and the backend's lifecycle: connection, transactions, idempotency.
 
 `tool` marks a method as a tool and runs it in one transaction with idempotency keys;
-`SandboxBase` owns the SQLite connection those transactions run on. The helpers here
-(`_money`, `_iso`, the clock) are shared by every domain module.
+`SandboxBase` owns the SQLite connection those transactions run on and the sandbox's clock
+(`sandbox.clock`: the instance's, else the environment's, else the one the database was reset
+with, else the system clock). The helpers here (`_money`, `_iso`) are shared by every domain
+module.
 """
 
 import functools
@@ -14,11 +16,12 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, Self, TypeVar, cast
 
+from sandbox.clock import SandboxClock, iso
 from sandbox.errors import IdempotencyConflictError, NotFoundError
 from sandbox.seed import seed
 
@@ -162,27 +165,41 @@ def _money(value: float) -> float:
     return round(float(value), 2)
 
 
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _system_clock() -> datetime:
-    return datetime.now(UTC)
+_iso = iso
 
 
 class SandboxBase:
-    """The lifecycle of a sandbox: its SQLite connection, transactions and idempotency keys.
+    """The lifecycle of a sandbox: its SQLite connection, transactions, clock, idempotency keys.
 
     Args:
         db_path: SQLite file, or ":memory:".
-        clock: Returns the current time; tests may inject a fixed one.
+        clock: The sandbox's clock (a `SandboxClock`, or any callable returning an aware
+            datetime). None takes it from the environment (`ZSPACE_SANDBOX_NOW`,
+            `ZSPACE_SANDBOX_CLOCK_OFFSET_DAYS`) and, when that sets none either, follows the
+            clock the database was last reset with.
     """
 
-    def __init__(self, db_path: str | Path, clock: Callable[[], datetime] = _system_clock) -> None:
+    def __init__(self, db_path: str | Path, clock: Callable[[], datetime] | None = None) -> None:
         self.db_path = str(db_path)
-        self._clock = clock
+        self._own_clock = clock if clock is not None else SandboxClock.from_environment()
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
+
+    def current_clock(self) -> Callable[[], datetime]:
+        """Return the clock the next call will use (see `sandbox.clock` for the order)."""
+        if self._own_clock is not None:
+            return self._own_clock
+        with self._transaction(write=False) as conn:
+            try:
+                row = conn.execute(
+                    "SELECT value FROM sandbox_settings WHERE key = 'clock'"
+                ).fetchone()
+            except sqlite3.OperationalError:  # a database from before the clock: reset it
+                row = None
+        return SandboxClock.system() if row is None else SandboxClock.from_setting(row[0])
+
+    def _clock(self) -> datetime:
+        return self.current_clock()()
 
     def __enter__(self) -> Self:
         return self
@@ -213,7 +230,7 @@ class SandboxBase:
             try:
                 for table in tables:
                     conn.execute(f'DROP TABLE IF EXISTS "{table}"')
-                self._create_schema(conn)
+                self._create_schema(conn, self._own_clock)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -253,7 +270,7 @@ class SandboxBase:
                     "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'"
                 ).fetchone()
                 if exists is None:
-                    self._create_schema(conn)
+                    self._create_schema(conn, self._own_clock)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -263,14 +280,21 @@ class SandboxBase:
         return self._conn
 
     @staticmethod
-    def _create_schema(conn: sqlite3.Connection) -> None:
+    def _create_schema(conn: sqlite3.Connection, clock: Callable[[], datetime] | None) -> None:
+        """Create the tables and seed them relative to `clock`'s now, which the database keeps.
+
+        Only a `SandboxClock` can be recorded; another callable (a test's) records "system".
+        """
         ddl = resources.files("sandbox").joinpath("schema.sql").read_text(encoding="utf-8")
         # executescript would commit the caller's transaction: run statement by statement.
         code = "\n".join(line for line in ddl.splitlines() if not line.lstrip().startswith("--"))
         for statement in code.split(";"):
             if statement.strip():
                 conn.execute(statement)
-        seed(conn)
+        clock = clock or SandboxClock.system()
+        setting = clock.setting if isinstance(clock, SandboxClock) else "system"
+        conn.execute("INSERT INTO sandbox_settings (key, value) VALUES ('clock', ?)", (setting,))
+        seed(conn, clock())
 
     @contextmanager
     def _transaction(self, write: bool) -> Iterator[sqlite3.Connection]:

@@ -3,8 +3,9 @@
 from typing import Literal
 
 from sandbox.backend.core import _money, tool
-from sandbox.backend.rules import DEFAULT_CITY, DEFAULT_DELIVERY_FEE, DELIVERY_TRANSITIONS, Rules
-from sandbox.errors import InvalidArgumentError, InvalidTransitionError
+from sandbox.backend.lifecycle import ACTIVE_DELIVERY_STATUSES, DELIVERY_TRANSITIONS
+from sandbox.backend.rules import DEFAULT_CITY, DEFAULT_DELIVERY_FEE, Rules
+from sandbox.errors import InvalidArgumentError, InvalidTransitionError, NotFoundError
 from sandbox.models import (
     AddressId,
     Delivery,
@@ -241,3 +242,24 @@ class DeliveryTools(Rules):
             The delivery.
         """
         return self._delivery_record(delivery_id)
+
+    @tool("delivery", "order", side_effect=False)
+    def get_delivery_by_order(self, order_id: OrderId) -> Delivery:
+        """Look up the delivery of an order: its open one, else its latest.
+
+        Args:
+            order_id: The order.
+
+        Returns:
+            The delivery.
+        """
+        self._require("orders", "order", order_id)
+        marks = ", ".join("?" * len(ACTIVE_DELIVERY_STATUSES))
+        row = self._one(
+            f"SELECT delivery_id FROM deliveries WHERE order_id = ? "
+            f"ORDER BY status IN ({marks}) DESC, delivery_id DESC LIMIT 1",
+            (order_id, *ACTIVE_DELIVERY_STATUSES),
+        )
+        if row is None:
+            raise NotFoundError(f"order {order_id} has no delivery; book one with create_delivery")
+        return self._delivery_record(row["delivery_id"])

@@ -102,6 +102,39 @@ class InventoryTools(Rules):
         level = self._sku_record(sku_id)
         return InventoryLevel(sku_id=sku_id, product_id=sku["product_id"], quantity=level["stock"])
 
+    @tool("inventory", "stock", "sku", side_effect=True, destructive=True, idempotent=True)
+    def set_inventory(
+        self,
+        quantity: Stock,
+        sku_id: SkuId | None = None,
+        product_id: ProductId | None = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> InventoryLevel:
+        """Set a SKU's stock on hand to an exact number, zero included (sold out).
+
+        Args:
+            quantity: Units in stock after the call.
+            sku_id: The SKU.
+            product_id: The product whose default SKU to set (when sku_id is omitted).
+            idempotency_key: Replays the first result for the same key and arguments.
+
+        Returns:
+            The SKU's stock.
+        """
+        if quantity < 0:
+            raise InvalidArgumentError(f"stock cannot be negative; got {quantity}")
+        if sku_id is None:
+            if product_id is None:
+                raise InvalidArgumentError("pass sku_id or product_id")
+            sku_id = self._resolve_sku(product_id, None)["sku_id"]
+        sku = self._require("skus", "sku", sku_id)
+        if product_id is not None and sku["product_id"] != product_id:
+            raise InvalidArgumentError(
+                f"sku {sku_id} belongs to product {sku['product_id']}, not product {product_id}"
+            )
+        self._set_stock(sku_id, quantity)
+        return InventoryLevel(sku_id=sku_id, product_id=sku["product_id"], quantity=quantity)
+
     @tool("inventory", "stock", "product", side_effect=False)
     def get_inventory(
         self, product_id: ProductId | None = None, sku_id: SkuId | None = None

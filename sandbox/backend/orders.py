@@ -103,7 +103,8 @@ class OrderTools(Rules):
     ) -> Order:
         """Move an order along created → pending_payment → paid → shipped → delivered, or cancel it.
 
-        Moving to 'paid' records a manual payment; refunds go through create_refund.
+        A created order may go straight to 'paid' (a manual payment is recorded); cancelling
+        returns a payment; refunds go through create_refund.
 
         Args:
             order_id: The order.
@@ -132,21 +133,28 @@ class OrderTools(Rules):
 
     @tool("order", side_effect=True, destructive=True)
     def cancel_order(
-        self, order_id: OrderId, reason: str = "", idempotency_key: IdempotencyKey = None
+        self,
+        order_id: OrderId,
+        reason: str = "",
+        refund_payment: bool = True,
+        idempotency_key: IdempotencyKey = None,
     ) -> Order:
-        """Cancel an order that is created, pending payment or paid.
+        """Cancel an order that is created, pending payment or paid (not shipped: refund those).
 
-        Stock is put back, a redeemed coupon is released and a payment is returned.
+        Stock is put back and a redeemed coupon is released; a paid order's payment is returned
+        unless refund_payment is false (then refund it later with create_refund).
 
         Args:
             order_id: The order.
             reason: Why, kept in the order's history.
+            refund_payment: Return a paid order's payment now; false keeps it for a refund
+                as a separate step.
             idempotency_key: Replays the first result for the same key and arguments.
 
         Returns:
             The cancelled order.
         """
-        self._cancel_order(order_id, reason)
+        self._cancel_order(order_id, reason, refund_payment)
         return self._order_record(order_id)
 
     @tool("order", "status", side_effect=False)

@@ -15,11 +15,12 @@ class PaymentTools(Rules):
         method: PaymentMethod = "card",
         idempotency_key: IdempotencyKey = None,
     ) -> Payment:
-        """Pay an order in full (card, wallet or cash); the order moves to 'paid'.
+        """Pay an order in full by card, wallet, cash, Alipay or WeChat Pay; it becomes 'paid'.
 
         Args:
             order_id: An order in status 'created' or 'pending_payment'.
-            method: Payment method; 'wallet' debits the user's wallet balance.
+            method: Payment method; 'wallet' debits the user's wallet balance, 'alipay' and
+                'wechat_pay' are the Alipay and WeChat Pay apps.
             idempotency_key: Replays the first result for the same key and arguments.
 
         Returns:

@@ -156,6 +156,7 @@ class Records(SandboxBase):
             payment_id=row["payment_id"],
             order_id=row["order_id"],
             amount=_money(row["amount"]),
+            refunded_amount=_money(row["refunded_amount"]),
             method=row["method"],
             status=row["status"],
             created_at=row["created_at"],
@@ -248,13 +249,14 @@ class Records(SandboxBase):
             created_at=row["created_at"],
         )
 
-    @staticmethod
-    def _membership_record(row: sqlite3.Row) -> Membership:
+    def _membership_record(self, row: sqlite3.Row) -> Membership:
+        """The membership as of the sandbox clock: an active one past its expiry is 'expired'."""
+        lapsed = row["status"] == "active" and row["expires_at"] <= self._now()
         return Membership(
             membership_id=row["membership_id"],
             user_id=row["user_id"],
             tier=row["tier"],
-            status=row["status"],
+            status="expired" if lapsed else row["status"],
             started_at=row["started_at"],
             expires_at=row["expires_at"],
         )

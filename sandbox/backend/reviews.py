@@ -10,13 +10,14 @@ from sandbox.models import (
     ProductId,
     Rating,
     Review,
+    ReviewId,
     ReviewList,
     UserId,
 )
 
 
 class ReviewTools(Rules):
-    """Tools on reviews: review a delivered order's product, list reviews."""
+    """Tools on reviews: review a delivered order's product, list and delete reviews."""
 
     @tool("review", "product", "order", side_effect=True)
     def create_review(
@@ -88,3 +89,18 @@ class ReviewTools(Rules):
             (product_id, product_id, user_id, user_id, limit),
         )
         return ReviewList(reviews=[self._review_record(row) for row in rows])
+
+    @tool("review", side_effect=True, destructive=True, idempotent=True)
+    def delete_review(self, review_id: ReviewId, idempotency_key: IdempotencyKey = None) -> Review:
+        """Delete a review; the order's product can then be reviewed again.
+
+        Args:
+            review_id: The review.
+            idempotency_key: Replays the first result for the same key and arguments.
+
+        Returns:
+            The review as it was before it was deleted.
+        """
+        review = self._review_record(self._require("reviews", "review", review_id))
+        self._db.execute("DELETE FROM reviews WHERE review_id = ?", (review_id,))
+        return review

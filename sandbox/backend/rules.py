@@ -1,36 +1,18 @@
-"""Business rules of the sandbox: the order and delivery status machines and shared steps.
+"""Business rules of the sandbox: the steps several tools share, on the status machines.
 
-The steps (stock, coupons, order placement, status changes, payment, cancellation) are
-what several domains' tools share; each tool module calls them within its transaction.
+The status machines themselves (which move is allowed, and the messages when one is not) are
+in `sandbox.backend.lifecycle`. The steps here (stock, coupons, order placement, status
+changes, payment, cancellation, returning money) are what several domains' tools share; each
+tool module calls them within its transaction.
 """
 
 import sqlite3
 
 from sandbox.backend.core import _money
+from sandbox.backend.lifecycle import PAYABLE_ORDER_STATUSES, order_transition_error
 from sandbox.backend.records import Records
 from sandbox.errors import InvalidArgumentError, InvalidTransitionError
 
-# Order status machine. "refunded" is reached only through create_refund.
-ORDER_TRANSITIONS: dict[str, tuple[str, ...]] = {
-    "created": ("pending_payment", "cancelled"),
-    "pending_payment": ("paid", "cancelled"),
-    "paid": ("shipped", "cancelled", "refunded"),
-    "shipped": ("delivered", "refunded"),
-    "delivered": ("refunded",),
-    "cancelled": (),
-    "refunded": (),
-}
-# Delivery status machine. "assigned" is reached only through assign_rider.
-DELIVERY_TRANSITIONS: dict[str, tuple[str, ...]] = {
-    "pending": ("assigned", "cancelled"),
-    "assigned": ("picked_up", "cancelled"),
-    "picked_up": ("in_transit", "failed"),
-    "in_transit": ("delivered", "failed"),
-    "delivered": (),
-    "failed": (),
-    "cancelled": (),
-}
-ACTIVE_DELIVERY_STATUSES = ("pending", "assigned", "picked_up", "in_transit")
 DEFAULT_DELIVERY_FEE = 3.5
 DEFAULT_CITY = "Springfield"
 
@@ -69,6 +51,14 @@ class Rules(Records):
         self._db.execute(
             "UPDATE inventory SET quantity = quantity - ?, updated_at = ? WHERE sku_id = ?",
             (quantity, self._now(), sku_id),
+        )
+
+    def _set_stock(self, sku_id: int, quantity: int) -> None:
+        self._db.execute(
+            "INSERT INTO inventory (sku_id, quantity, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (sku_id) DO UPDATE SET quantity = excluded.quantity, "
+            "updated_at = excluded.updated_at",
+            (sku_id, quantity, self._now()),
         )
 
     def _put_stock(self, sku_id: int, quantity: int) -> None:
@@ -190,19 +180,11 @@ class Rules(Records):
         )
 
     def _check_order_transition(self, order_id: int, current: str, target: str) -> None:
-        allowed = ORDER_TRANSITIONS[current]
-        if target in allowed:
-            return
-        if not allowed:
-            raise InvalidTransitionError(
-                f"order {order_id} is '{current}', a final status; cannot move to '{target}'"
-            )
-        raise InvalidTransitionError(
-            f"order {order_id} is '{current}'; cannot move to '{target}' "
-            f"(allowed: {', '.join(s for s in allowed if s != 'refunded') or 'none'})"
-        )
+        error = order_transition_error(order_id, current, target)
+        if error is not None:
+            raise InvalidTransitionError(error)
 
-    def _cancel_order(self, order_id: int, reason: str) -> None:
+    def _cancel_order(self, order_id: int, reason: str, refund_payment: bool = True) -> None:
         order = self._require("orders", "order", order_id)
         self._check_order_transition(order_id, order["status"], "cancelled")
         for item in self._all("SELECT * FROM order_items WHERE order_id = ?", (order_id,)):
@@ -212,16 +194,21 @@ class Rules(Records):
                 "UPDATE coupons SET status = 'issued', order_id = NULL WHERE coupon_id = ?",
                 (order["coupon_id"],),
             )
-        for payment in self._all(
-            "SELECT * FROM payments WHERE order_id = ? AND status = 'succeeded'", (order_id,)
-        ):
-            self._return_payment(payment, payment["amount"])
+        if refund_payment:
+            for payment in self._all(
+                "SELECT * FROM payments WHERE order_id = ? AND status != 'refunded'", (order_id,)
+            ):
+                self._return_payment(payment, payment["amount"] - payment["refunded_amount"])
         self._close_open_deliveries(order_id)
         self._record_order_status(order_id, order["status"], "cancelled", reason)
 
     def _return_payment(self, payment: sqlite3.Row, amount: float) -> None:
+        """Give `amount` of a payment back (to the wallet for wallet payments)."""
+        refunded = _money(payment["refunded_amount"] + amount)
+        status = "refunded" if refunded >= payment["amount"] else "partially_refunded"
         self._db.execute(
-            "UPDATE payments SET status = 'refunded' WHERE payment_id = ?", (payment["payment_id"],)
+            "UPDATE payments SET refunded_amount = ?, status = ? WHERE payment_id = ?",
+            (refunded, status, payment["payment_id"]),
         )
         if payment["method"] == "wallet":
             order = self._require("orders", "order", payment["order_id"])
@@ -250,7 +237,7 @@ class Rules(Records):
 
     def _pay(self, order_id: int, method: str) -> int:
         order = self._require("orders", "order", order_id)
-        if order["status"] not in ("created", "pending_payment"):
+        if order["status"] not in PAYABLE_ORDER_STATUSES:
             self._check_order_transition(order_id, order["status"], "paid")
         user = self._active_user(order["user_id"])
         if method == "wallet" and user["wallet_balance"] < order["total"]:
@@ -273,9 +260,7 @@ class Rules(Records):
                 "created_at": self._now(),
             },
         )
-        if order["status"] == "created":
-            self._record_order_status(order_id, "created", "pending_payment", "")
-        self._record_order_status(order_id, "pending_payment", "paid", f"payment {payment_id}")
+        self._record_order_status(order_id, order["status"], "paid", f"payment {payment_id}")
         return payment_id
 
     @staticmethod

@@ -42,7 +42,8 @@ class Sandbox(
 
     Args:
         db_path: SQLite file, or ":memory:".
-        clock: Returns the current time; tests may inject a fixed one.
+        clock: The sandbox's clock (`sandbox.clock.SandboxClock`, or any callable returning
+            an aware datetime); None takes the environment's, else the database's.
     """
 
 

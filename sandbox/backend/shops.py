@@ -2,11 +2,12 @@
 
 from sandbox.backend.core import tool
 from sandbox.backend.rules import DEFAULT_CITY, Rules
+from sandbox.errors import InvalidArgumentError
 from sandbox.models import IdempotencyKey, Shop, ShopId, ShopList
 
 
 class ShopTools(Rules):
-    """Tools on shops: open, get, list."""
+    """Tools on shops: open, get, list, delete."""
 
     @tool("shop", side_effect=True)
     def create_shop(
@@ -60,3 +61,43 @@ class ShopTools(Rules):
             "SELECT * FROM shops WHERE (? IS NULL OR city = ?) ORDER BY shop_id", (city, city)
         )
         return ShopList(shops=[self._shop_record(row) for row in rows])
+
+    @tool("shop", side_effect=True, destructive=True, idempotent=True)
+    def delete_shop(self, shop_id: ShopId, idempotency_key: IdempotencyKey = None) -> Shop:
+        """Delete a shop and its products; a shop whose products were ever ordered stays.
+
+        Args:
+            shop_id: The shop.
+            idempotency_key: Replays the first result for the same key and arguments.
+
+        Returns:
+            The shop as it was before it was deleted.
+        """
+        shop = self._shop_record(self._require("shops", "shop", shop_id))
+        ordered = [
+            row["order_id"]
+            for row in self._all(
+                "SELECT order_id FROM orders WHERE shop_id = ? UNION "
+                "SELECT i.order_id FROM order_items i JOIN products p "
+                "ON p.product_id = i.product_id WHERE p.shop_id = ? ORDER BY 1",
+                (shop_id, shop_id),
+            )
+        ]
+        if ordered:
+            shown = ", ".join(str(order_id) for order_id in ordered[:5])
+            more = ", ..." if len(ordered) > 5 else ""
+            raise InvalidArgumentError(
+                f"shop {shop_id} has orders ({shown}{more}) and cannot be deleted; archive "
+                "its products with archive_product instead"
+            )
+        products = "SELECT product_id FROM products WHERE shop_id = ?"
+        skus = f"SELECT sku_id FROM skus WHERE product_id IN ({products})"
+        for statement in (
+            f"DELETE FROM cart_items WHERE product_id IN ({products})",
+            f"DELETE FROM inventory WHERE sku_id IN ({skus})",
+            f"DELETE FROM skus WHERE product_id IN ({products})",
+            "DELETE FROM products WHERE shop_id = ?",
+            "DELETE FROM shops WHERE shop_id = ?",
+        ):
+            self._db.execute(statement, (shop_id,))
+        return shop
