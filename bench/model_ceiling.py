@@ -16,11 +16,27 @@ import json
 import statistics
 import tempfile
 import time
+from typing import Any
 
 from bench.common import machine_line, write_result
 from bench.evaluation.e2e import E2E_DATA
 from bench.evaluation.oracle import ASK_TOOL, oracle
 from bench.evaluation.scripted_openai import scripted_openai_server
+
+
+def _references(args: dict[str, Any]) -> dict[str, Any]:
+    """Gold arguments with ``{"from": "<step>.<field>"}`` written as the model writes them.
+
+    One call per planning turn, so gold step ``i`` is the model's call ``c<i+1>``.
+    """
+    out: dict[str, Any] = {}
+    for name, value in args.items():
+        if isinstance(value, dict) and set(value) == {"from"}:
+            step, _, field = str(value["from"]).partition(".")
+            out[name] = f"${{c{int(step) + 1}.{field}}}"
+        else:
+            out[name] = value
+    return out
 
 
 def main(argv: list[str]) -> int:
@@ -34,7 +50,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--limit", type=int)
     args = parser.parse_args(argv)
     rows = [json.loads(line) for line in (E2E_DATA / f"{args.split}.jsonl").open()]
-    waves = {r["request"]: [[(g["tool"], g["args"])] for g in r["gold"]] for r in rows}
+    waves = {r["request"]: [[(g["tool"], _references(g["args"]))] for g in r["gold"]]
+             for r in rows}
     expect = {r["request"]: r["expect"] for r in rows}
     all_tools = catalog_tool_tokens(Catalog.from_file(E2E_DATA / "catalog.json"))
     started = time.perf_counter()

@@ -80,6 +80,7 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
             planner_factory=planner_factory,
             chat_model_factory=deps.chat_model_for,
             catalog_factory=deps.get_catalog,
+            index_factory=deps.get_index,
         ),
     )
     builder.add_node("clarify", clarify)

@@ -3,7 +3,7 @@
 ``plan`` — Reads: intent, candidates, clarifications, excluded_tools, retrieval_rounds, plan,
 results, planner_transcript, token_ledger, gaps.
 Writes: plan, pending_question, retry_subintents, gaps, decisions, planner_transcript,
-planner_done, model_answer, token_ledger.
+planner_done, model_answer, token_ledger, candidates.
 
 Two planners behind one node. Offline (no chat model, or ``Context.planner == "rules"``) the
 node asks a :class:`~nodes.planning.draft.Planner` (the rule planner of
@@ -14,8 +14,10 @@ sub-intents to retrieve again, the gaps and each sub-intent's decision.
 With a chat model configured, :class:`~nodes.planning.model.ModelPlanner` takes one turn per
 pass: it sees the candidates as real tools and the results so far, and answers with checked
 calls (appended to the plan; ``execute`` runs them and the graph comes back here) or with its
-answer (``model_answer``, ``planner_done``). Its prompt and completion tokens go to the token
-ledger, next to what injecting every tool would cost.
+answer (``model_answer``, ``planner_done``). When no offered tool fits, the model may search
+the catalog (the retrieve node's ranking, under the run's environment allow-list); the tools
+it finds join the candidates under ``model_search``. Its prompt and completion tokens go to
+the token ledger, next to what injecting every tool would cost.
 """
 
 from __future__ import annotations
@@ -29,8 +31,10 @@ from langgraph.runtime import Runtime
 from nodes.context import Context, resolve_context
 from nodes.planning.draft import PlanDraft, PlannerFactory
 from nodes.planning.model import ModelPlanner, ModelPlannerError, ModelStep
-from nodes.state import ZState
+from nodes.state import Candidate, ZState
 from stores.catalog.model import Catalog
+from stores.retrieval.index import ToolIndex
+from stores.retrieval.ranking import retrieve as rank_tools
 
 
 async def plan(
@@ -40,12 +44,13 @@ async def plan(
     planner_factory: PlannerFactory,
     chat_model_factory: Callable[[Context], Any] | None = None,
     catalog_factory: Callable[[], Catalog] | None = None,
+    index_factory: Callable[[], ToolIndex] | None = None,
 ) -> dict[str, Any]:
     """Decide an action per sub-intent and build the plan DAG (one model turn with a model)."""
     context = resolve_context(runtime)
     model = chat_model_factory(context) if chat_model_factory is not None else None
     if model is not None and context.planner != "rules" and catalog_factory is not None:
-        return await _plan_with_model(state, context, model, catalog_factory)
+        return await _plan_with_model(state, context, model, catalog_factory, index_factory)
 
     def draft() -> PlanDraft:
         return planner_factory(context).draft(state)
@@ -62,11 +67,36 @@ async def plan(
         "planner_done": True,
         "model_answer": "",
         "token_ledger": state.get("token_ledger") or {},
+        "candidates": state.get("candidates") or {},
     }
 
 
+def catalog_search(
+    index: ToolIndex, catalog: Catalog, context: Context
+) -> Callable[[str], list[Candidate]]:
+    """Rank the catalog for a query as the retrieve node does, under the run's allow-list."""
+
+    def search(query: str) -> list[Candidate]:
+        result = rank_tools(
+            index, query, [], k_tools=context.top_k, k_agents=context.top_k,
+            config=context.retrieval_config(), environments=context.environments or None,
+        )
+        return [
+            {"tool_id": t.tool_id, "agent": t.agent, "score": round(t.score, 6),
+             "call_name": catalog.tools[t.tool_id].call_name or ""}
+            for t in result.tools[: context.top_k]
+            if t.tool_id in catalog.tools
+        ]
+
+    return search
+
+
 async def _plan_with_model(
-    state: ZState, context: Context, model: Any, catalog_factory: Callable[[], Catalog]
+    state: ZState,
+    context: Context,
+    model: Any,
+    catalog_factory: Callable[[], Catalog],
+    index_factory: Callable[[], ToolIndex] | None,
 ) -> dict[str, Any]:
     """One model turn: new checked calls, a question, or the model's answer."""
     intent = state["intent"]
@@ -74,10 +104,12 @@ async def _plan_with_model(
     plan_so_far = list(state.get("plan") or [])
     gaps = list(state.get("gaps") or [])
     ledger = dict(state.get("token_ledger") or {})
+    candidates = dict(state.get("candidates") or {})
     update: dict[str, Any] = {
         "retry_subintents": [],
         "pending_question": None,
         "decisions": state.get("decisions") or {},
+        "candidates": candidates,
     }
     if len(transcript) >= context.max_model_turns:
         gaps.append(
@@ -87,12 +119,16 @@ async def _plan_with_model(
         return {**update, "plan": plan_so_far, "gaps": gaps, "planner_transcript": transcript,
                 "planner_done": True, "model_answer": "", "token_ledger": ledger}
     catalog = await asyncio.to_thread(catalog_factory)
-    planner = ModelPlanner(model, catalog)
+    search = None
+    if index_factory is not None:
+        index = await asyncio.to_thread(index_factory)
+        search = catalog_search(index, catalog, context)
+    planner = ModelPlanner(model, catalog, search=search)
     try:
         step = await planner.step(
             str(intent.get("request") or ""),
             intent["sub_intents"],
-            state.get("candidates") or {},
+            candidates,
             plan_so_far,
             state.get("results") or {},
             transcript,  # type: ignore[arg-type]
@@ -104,6 +140,8 @@ async def _plan_with_model(
                 "planner_done": True, "model_answer": "", "token_ledger": ledger}
     if step.turn is not None:
         transcript.append(dict(step.turn))
+    if step.found:
+        candidates["model_search"] = [*candidates.get("model_search", []), *step.found]
     gaps.extend(step.failures)
     _count_model_tokens(ledger, step)
     update.update({

@@ -21,6 +21,7 @@ from stores.catalog.model import call_name_for
 
 _REQUEST = re.compile(r"<request>\n(.*?)\n</request>", re.S)
 ASK_TOOL = "zspace_ask_user"
+SEARCH_TOOL = "zspace_search_tools"
 GoldCall = tuple[str, dict[str, Any]]  # (tool id, arguments)
 Waves = Sequence[Sequence[GoldCall]]
 
@@ -69,6 +70,18 @@ def _request_of(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+def _made_calls(message: Mapping[str, Any]) -> bool:
+    """An assistant message that made tool calls other than searches (one planning turn)."""
+    calls = message.get("tool_calls") or [] if message.get("role") == "assistant" else []
+    return any(call["function"]["name"] != SEARCH_TOOL for call in calls)
+
+
+def _describe(tool_id: str) -> str:
+    """How a model would describe the tool it needs: its name in words."""
+    name = tool_id.rpartition("/")[2]
+    return " ".join(name.replace(".", " ").replace("_", " ").split())
+
+
 def oracle(
     waves_by_request: Mapping[str, Waves], expect: Mapping[str, str] | None = None
 ) -> Callable[[dict[str, Any]], Reply]:
@@ -94,7 +107,7 @@ def oracle(
                 return Reply(usage=None, content=json.dumps(intent))
             return Reply(usage=None, content="Done.")  # the synthesizer
         waves = list(waves_by_request.get(request) or [])
-        turn = sum(1 for message in messages if message.get("role") == "assistant")
+        turn = sum(1 for message in messages if _made_calls(message))
         if expect.get(request) == "clarify" and turn == 0:
             question = {"question": "Which one do you mean? The request does not say."}
             return Reply(usage=None, tool_calls=[(ASK_TOOL, question)])
@@ -103,6 +116,13 @@ def oracle(
         if turn >= len(waves):
             return Reply(usage=None, content="Done.")
         offered = set(tools)
+        missing = [tool_id for tool_id, _ in waves[turn] if call_name_for(tool_id) not in offered]
+        just_searched = bool(messages) and str(messages[-1].get("content", "")).startswith("found")
+        if missing and SEARCH_TOOL in offered and not just_searched:
+            # A model that needs a tool it was not offered describes it and searches.
+            return Reply(usage=None, tool_calls=[
+                (SEARCH_TOOL, {"query": _describe(tool_id)}) for tool_id in missing
+            ])
         calls = [
             (call_name_for(tool_id), args)
             for tool_id, args in waves[turn]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -32,6 +32,8 @@ from stores.execution.executor import validation_errors
 from stores.retrieval.tokens import openai_tool_definition
 
 ASK_TOOL = "zspace_ask_user"
+SEARCH_TOOL = "zspace_search_tools"
+MAX_SEARCHES = 2
 MAX_RESULT_CHARS = 2000
 _REFERENCE = re.compile(r"^\$\{(c\d+)\.([A-Za-z0-9_.\-]+)\}$")
 _EMBEDDED_REFERENCE = re.compile(r"\$\{c\d+\.[^}]*\}")
@@ -46,6 +48,8 @@ first call of your first answer is c1). To pass a field of another call's output
 whole argument value as "${c<N>.<field>}" (e.g. "${c1.order_id}"); that call may be in the \
 same answer, earlier.
 - Only do what the user asked: no extra writes, no retries with an unrelated tool.
+- If no offered tool can do a step, call zspace_search_tools with a short description of the \
+tool you need; the tools it finds are offered to you right away.
 - If a required value can come from nowhere, call zspace_ask_user with your question.
 - If no offered tool fits, say so in plain text.
 - When everything asked is done (or cannot be done), answer in plain text: what was done, \
@@ -83,6 +87,7 @@ class ModelStep:
     completion_tokens: int = 0
     offered: int = 0
     model_turns: int = 0
+    found: list[Candidate] = field(default_factory=list)
 
 
 class ModelPlannerError(RuntimeError):
@@ -117,6 +122,26 @@ def ask_tool_definition() -> dict[str, Any]:
                     "parameter": {"type": "string", "description": "The argument it is for."},
                 },
                 "required": ["question"],
+            },
+        },
+    }
+
+
+def search_tool_definition() -> dict[str, Any]:
+    """The control tool through which the model asks for more tools (step-wise retrieval)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": SEARCH_TOOL,
+            "description": "Search the tool catalog when no offered tool can do a step. The "
+            "tools found are offered to you in the next answer.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string",
+                              "description": "What the needed tool does, in a few words."},
+                },
+                "required": ["query"],
             },
         },
     }
@@ -185,11 +210,25 @@ class _Checked:
 class ModelPlanner:
     """Plans with a chat model over the retrieved candidates; checks every call it makes."""
 
-    def __init__(self, chat_model: Any, catalog: Catalog, *, max_repairs: int = 1) -> None:
-        """Bind the planner to a chat model with tool calling and the run's catalog."""
+    def __init__(
+        self,
+        chat_model: Any,
+        catalog: Catalog,
+        *,
+        max_repairs: int = 1,
+        search: Callable[[str], list[Candidate]] | None = None,
+        max_searches: int = MAX_SEARCHES,
+    ) -> None:
+        """Bind the planner to a chat model with tool calling and the run's catalog.
+
+        ``search`` ranks the catalog for a query under the run's policy (the retrieve node's
+        ranking): with it the model may ask for more tools, ``max_searches`` times a step.
+        """
         self.chat_model = chat_model
         self.catalog = catalog
         self.max_repairs = max_repairs
+        self.search = search
+        self.max_searches = max_searches
         self._covered: set[str] = set()
 
     async def step(
@@ -208,12 +247,7 @@ class ModelPlanner:
             ModelPlannerError: the model cannot be called or has no tool calling.
         """
         offered = offered_tools(candidates, self.catalog)
-        definitions = [openai_tool_definition(spec) for spec in offered.values()]
-        definitions.append(ask_tool_definition())
-        try:
-            bound = self.chat_model.bind_tools(definitions)
-        except (NotImplementedError, AttributeError) as exc:
-            raise ModelPlannerError(f"the chat model has no tool calling ({exc})") from exc
+        bound = self._bind(offered)
         messages = conversation(request, sub_intents, transcript, results, clarifications)
         next_number = 1 + sum(len(t["calls"]) + len(t.get("rejected") or []) for t in transcript)
         known = {call["call_id"] for call in plan}
@@ -221,17 +255,27 @@ class ModelPlanner:
         step = ModelStep(offered=len(offered))
         checked = _Checked()
         text = ""
-        for attempt in range(self.max_repairs + 1):
+        repairs = searches = 0
+        while True:
             reply = await self._invoke(bound, messages)
             step.model_turns += 1
             usage = getattr(reply, "usage_metadata", None) or {}
             step.prompt_tokens += int(usage.get("input_tokens", 0))
             step.completion_tokens += int(usage.get("output_tokens", 0))
             text = _text_of(reply)
+            queries = [c for c in getattr(reply, "tool_calls", None) or []
+                       if c.get("name") == SEARCH_TOOL]
+            if queries and self.search is not None and searches < self.max_searches:
+                searches += 1
+                messages = [*messages, *self._search(reply, queries, offered, step)]
+                bound = self._bind(offered)
+                continue
             checked = self._check(reply, offered, sub_intents, candidates, known, next_number)
-            if not checked.errors or attempt == self.max_repairs:
+            if not checked.errors or repairs >= self.max_repairs:
                 break
+            repairs += 1
             messages = [*messages, *self._repair_messages(reply, checked, next_number)]
+        step.offered = len(offered)
         for call, problem in checked.errors:
             step.failures.append(f"the model's call {call['name']} was not run: {problem}")
         step.calls = checked.planned
@@ -241,6 +285,46 @@ class ModelPlanner:
         elif not checked.planned and not checked.errors:
             step.answer = text
         return step
+
+    def _bind(self, offered: Mapping[str, ToolSpec]) -> Any:
+        """The chat model with the offered tools and the control tools bound."""
+        definitions = [openai_tool_definition(spec) for spec in offered.values()]
+        definitions.append(ask_tool_definition())
+        if self.search is not None:
+            definitions.append(search_tool_definition())
+        try:
+            return self.chat_model.bind_tools(definitions)
+        except (NotImplementedError, AttributeError) as exc:
+            raise ModelPlannerError(f"the chat model has no tool calling ({exc})") from exc
+
+    def _search(
+        self, reply: Any, queries: list[dict[str, Any]], offered: dict[str, ToolSpec],
+        step: ModelStep,
+    ) -> list[Any]:
+        """Run the model's searches; offer what they find; answer every call of the reply."""
+        from langchain_core.messages import ToolMessage
+
+        assert self.search is not None
+        answered: list[Any] = [reply]
+        for raw in getattr(reply, "tool_calls", None) or []:
+            if raw.get("name") != SEARCH_TOOL:
+                text = "not run: send it again with the others, now that the search is done"
+            else:
+                query = str((raw.get("args") or {}).get("query") or "").strip()
+                found = []
+                for candidate in self.search(query) if query else []:
+                    spec = self.catalog.tools.get(candidate["tool_id"])
+                    if spec is None:
+                        continue
+                    name = spec.call_name or spec.name
+                    if name not in offered:
+                        offered[name] = spec
+                        step.found.append(candidate)
+                    found.append(f"{name}: {(spec.description or '').strip()[:160]}")
+                text = ("found (now offered): " + "; ".join(found)) if found else (
+                    "found no tool for that query")
+            answered.append(ToolMessage(text, tool_call_id=str(raw.get("id") or "search")))
+        return answered
 
     async def _invoke(self, bound: Any, messages: list[Any]) -> Any:
         try:
@@ -297,6 +381,14 @@ class ModelPlanner:
             call = {"call_id": f"c{number}", "name": str(raw.get("name")),
                     "args": dict(raw.get("args") or {})}
             number += 1
+            if call["name"] == SEARCH_TOOL:
+                checked.errors.append((call, "no more searches in this step: use the tools "
+                                       "offered, or answer in text"))
+                continue
+            if call["name"] == SEARCH_TOOL:
+                checked.errors.append((call, "no more searches in this step: use the tools "
+                                       "offered, or answer in text"))
+                continue
             if call["name"] == ASK_TOOL:
                 question = str(call["args"].get("question") or "").strip()
                 if not question:

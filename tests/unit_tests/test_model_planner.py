@@ -165,3 +165,39 @@ def test_the_conversation_is_rebuilt_from_state_with_the_results(world: Any) -> 
     result = step(model, world, transcript=transcript, results=results)
     assert result.answer == "Created product 7."
     assert len(model.seen[0]) == 4
+
+
+def test_the_model_can_search_for_a_tool_that_was_not_offered(world: Any) -> None:
+    catalog, subs, candidates = world
+    found = {"tool_id": "shop/create_order", "agent": "shop", "score": 1.0,
+             "call_name": "shop__create_order"}
+    queries: list[str] = []
+
+    def search(query: str) -> list[Candidate]:
+        queries.append(query)
+        return [found]
+
+    only_product = {"s1": candidates["s1"]}
+    model = ToolCallingFake([
+        calls(("zspace_search_tools", {"query": "place an order"})),
+        calls(("shop__create_order", {"product_id": 1, "account": "123456"})),
+    ])
+    planner = ModelPlanner(model, catalog, search=search)
+    result = asyncio.run(planner.step("req", subs, only_product, [], {}, [], {}))
+    assert queries == ["place an order"]
+    assert [t["function"]["name"] for t in model.tools[0]][:1] == ["shop__create_product"]
+    assert "shop__create_order" in [t["function"]["name"] for t in model.tools[1]]
+    answer = [m for m in model.seen[1] if isinstance(m, ToolMessage)][0].content
+    assert answer.startswith("found (now offered): shop__create_order")
+    assert [c["tool_id"] for c in result.calls] == ["shop/create_order"]
+    assert result.found == [found] and result.model_turns == 2 and result.failures == []
+
+
+def test_searches_are_bounded_per_step(world: Any) -> None:
+    catalog, subs, candidates = world
+    search_again = calls(("zspace_search_tools", {"query": "anything"}))
+    model = ToolCallingFake([search_again, search_again, search_again, search_again])
+    planner = ModelPlanner(model, catalog, search=lambda query: [])
+    result = asyncio.run(planner.step("req", subs, candidates, [], {}, [], {}))
+    assert result.calls == [] and result.model_turns == 4  # 2 searches, then a turn + a repair
+    assert "no more searches" in result.failures[0]
