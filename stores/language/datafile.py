@@ -3,13 +3,14 @@
 The lexicon and the domain vocabulary are YAML files a user edits by hand, so every mistake is
 reported as ``"<source>, line <line>: <problem>; <fix>"``. This module holds what both readers
 share: the error, reading the file as UTF-8, composing YAML into nodes (which keep their line
-numbers) and reading a scalar that must be a string. Each reader passes its own error class,
-a subclass of `DataFileError`, and the wording that differs between the two files.
+numbers), walking the top-level sections and reading a scalar that must be a string. Each
+reader passes its own error class, a subclass of `DataFileError`, and the wording that differs
+between the two files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 
 import yaml
@@ -155,3 +156,58 @@ def scalar_string(
     if not value:
         raise error(source, line_of(node), f"{what} is empty", "remove the entry")
     return value
+
+
+def top_level_sections(
+    root: yaml.Node | None,
+    source: str,
+    error: type[DataFileError],
+    *,
+    read_name: Callable[[yaml.Node], str],
+    known: Collection[str],
+    top_level_problem: str,
+    top_level_fix: str,
+    unknown_fix: str,
+    repeated_fix: str,
+) -> Iterator[tuple[str, yaml.Node]]:
+    """Walk the sections of a file whose top level maps section names to their bodies.
+
+    Sections come one at a time, in file order, so that a mistake in one section's body is
+    reported before any mistake further down.
+
+    Args:
+        root: The composed document; None or null is a file with no sections.
+        source: Name used in error messages (usually the file path).
+        error: The error class to raise.
+        read_name: Reads a section name from its node (raising ``error`` if it is no string).
+        known: The section names the file may use.
+        top_level_problem: What is wrong when the top level is not a mapping.
+        top_level_fix: What to do when the top level is not a mapping.
+        unknown_fix: What to do about a section name not in ``known``.
+        repeated_fix: What to do about a section that appears twice.
+
+    Yields:
+        Each section's name and body node.
+
+    Raises:
+        DataFileError: ``error``, at the line of the problem, if the top level is not a
+            mapping, a section name is unknown or a section appears twice.
+    """
+    if root is None or is_null(root):
+        return
+    if not isinstance(root, yaml.MappingNode):
+        raise error(source, line_of(root), top_level_problem, top_level_fix)
+    first_lines: dict[str, int] = {}
+    for name_node, body in root.value:
+        name = read_name(name_node)
+        if name not in known:
+            raise error(source, line_of(name_node), f"unknown section '{name}'", unknown_fix)
+        if name in first_lines:
+            raise error(
+                source,
+                line_of(name_node),
+                f"section '{name}' appears twice (first on line {first_lines[name]})",
+                repeated_fix,
+            )
+        first_lines[name] = line_of(name_node)
+        yield name, body

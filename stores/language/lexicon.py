@@ -27,15 +27,7 @@ from typing import Literal
 
 import yaml
 
-from stores.language.datafile import (
-    DataFileError,
-    clean_phrase,
-    compose_yaml,
-    is_null,
-    line_of,
-    read_data_file,
-    scalar_string,
-)
+from stores.language import datafile
 from stores.language.keywords import lemmatize, token_spans, tokenize
 
 TermKind = Literal["operation", "object"]
@@ -44,15 +36,8 @@ _KINDS: tuple[TermKind, ...] = ("operation", "object")
 DEFAULT_LEXICON_RESOURCE = "data/lexicon.yaml"
 
 
-class LexiconError(DataFileError):
-    """A lexicon file is malformed; the message names the file, the line and the fix.
-
-    The message is ``"<source>, line <line>: <problem>; <fix>"``.
-
-    Attributes:
-        source: The file (or other source name) with the problem.
-        line: 1-based line of the problem.
-    """
+class LexiconError(datafile.DataFileError):
+    """A lexicon file is malformed; the message names the file, the line and the fix."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +163,7 @@ class Lexicon:
             LexiconError: If the file is missing, unreadable or malformed.
         """
         file_path = Path(path)
-        text = read_data_file(
+        text = datafile.read_data_file(
             file_path,
             LexiconError,
             what="the lexicon",
@@ -257,7 +242,7 @@ class Lexicon:
         Returns:
             Its surface words and phrases, without the term itself; empty if unknown.
         """
-        term = clean_phrase(canonical)
+        term = datafile.clean_phrase(canonical)
         found: list[str] = []
         for kind in _KINDS:
             for surface in self._synonyms[kind].get(term, ()):
@@ -333,58 +318,43 @@ def _default_lexicon() -> Lexicon:
 
 
 def _string_of(node: yaml.Node, source: str, what: str) -> str:
-    return scalar_string(
+    return datafile.scalar_string(
         node,
         source,
         what,
         LexiconError,
-        clean=clean_phrase,
+        clean=datafile.clean_phrase,
         expected="a word or phrase",
         shape_fix="write a plain string",
     )
 
 
 def _parse_entries(text: str, source: str) -> list[_Entry]:
-    root = compose_yaml(text, source, LexiconError, list_example="create: [add, make]")
-    if root is None or is_null(root):
-        return []
-    if not isinstance(root, yaml.MappingNode):
-        raise LexiconError(
-            source,
-            line_of(root),
-            "the top level must be a mapping",
-            "start the file with 'operations:' and/or 'objects:'",
-        )
+    root = datafile.compose_yaml(text, source, LexiconError, list_example="create: [add, make]")
+    sections = datafile.top_level_sections(
+        root,
+        source,
+        LexiconError,
+        read_name=lambda node: _string_of(node, source, "section name"),
+        known=_SECTIONS,
+        top_level_problem="the top level must be a mapping",
+        top_level_fix="start the file with 'operations:' and/or 'objects:'",
+        unknown_fix="the sections are 'operations' and 'objects'",
+        repeated_fix="merge the two sections into one",
+    )
     entries: list[_Entry] = []
-    seen_sections: dict[str, int] = {}
-    for section_node, body_node in root.value:
-        section = _string_of(section_node, source, "section name")
-        if section not in _SECTIONS:
-            raise LexiconError(
-                source,
-                line_of(section_node),
-                f"unknown section '{section}'",
-                "the sections are 'operations' and 'objects'",
-            )
-        if section in seen_sections:
-            raise LexiconError(
-                source,
-                line_of(section_node),
-                f"section '{section}' appears twice (first on line {seen_sections[section]})",
-                "merge the two sections into one",
-            )
-        seen_sections[section] = line_of(section_node)
+    for section, body_node in sections:
         entries.extend(_parse_section(body_node, _SECTIONS[section], section, source))
     return entries
 
 
 def _parse_section(body: yaml.Node, kind: TermKind, section: str, source: str) -> list[_Entry]:
-    if is_null(body):
+    if datafile.is_null(body):
         return []
     if not isinstance(body, yaml.MappingNode):
         raise LexiconError(
             source,
-            line_of(body),
+            datafile.line_of(body),
             f"section '{section}' must map canonical terms to lists",
             "write e.g. 'create: [add, make]' indented under it",
         )
@@ -392,7 +362,7 @@ def _parse_section(body: yaml.Node, kind: TermKind, section: str, source: str) -
     canonical_lines: dict[str, int] = {}
     for canonical_node, surfaces_node in body.value:
         canonical = _string_of(canonical_node, source, f"{kind} name")
-        line = line_of(canonical_node)
+        line = datafile.line_of(canonical_node)
         if canonical in canonical_lines:
             raise LexiconError(
                 source,
@@ -403,16 +373,16 @@ def _parse_section(body: yaml.Node, kind: TermKind, section: str, source: str) -
             )
         canonical_lines[canonical] = line
         entries.append(_Entry(kind, canonical, canonical, source, line))
-        if is_null(surfaces_node):
+        if datafile.is_null(surfaces_node):
             continue
         if not isinstance(surfaces_node, yaml.SequenceNode):
             raise LexiconError(
                 source,
-                line_of(surfaces_node),
+                datafile.line_of(surfaces_node),
                 f"the synonyms of {kind} '{canonical}' must be a list",
                 f"write '{canonical}: [word, another phrase]'",
             )
         for surface_node in surfaces_node.value:
             surface = _string_of(surface_node, source, f"synonym of '{canonical}'")
-            entries.append(_Entry(kind, canonical, surface, source, line_of(surface_node)))
+            entries.append(_Entry(kind, canonical, surface, source, datafile.line_of(surface_node)))
     return entries

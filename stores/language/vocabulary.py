@@ -21,15 +21,7 @@ from typing import Any
 
 import yaml
 
-from stores.language.datafile import (
-    DataFileError,
-    clean_phrase,
-    compose_yaml,
-    is_null,
-    line_of,
-    read_data_file,
-    scalar_string,
-)
+from stores.language import datafile
 
 # --- English vocabularies ---------------------------------------------------------------------
 
@@ -121,14 +113,11 @@ VOCABULARY_ENV = "ZSPACE_VOCABULARY"
 """Environment variable naming a YAML file whose sections replace the shipped ones."""
 
 
-class VocabularyError(DataFileError):
+class VocabularyError(datafile.DataFileError):
     """A vocabulary file is malformed; the message names the file, the line, the key and the fix.
 
-    The message is ``"<source>, line <line>: <problem>; <fix>"``.
-
-    Attributes:
-        source: The file (or other source name) with the problem.
-        line: 1-based line of the problem.
+    Raised for invalid YAML, an unknown or repeated section, a section of the wrong shape, a
+    word that is not a string, or a missing section when there is no base to fill it.
     """
 
 
@@ -188,14 +177,16 @@ class DomainVocabulary:
                 the wrong shape, a word that is not a string, or (without ``base``) a
                 missing section.
         """
-        root = compose_yaml(text, source, VocabularyError, list_example="tiers: [gold, silver]")
+        root = datafile.compose_yaml(
+            text, source, VocabularyError, list_example="tiers: [gold, silver]"
+        )
         sections = _parse_sections(root, source)
         if base is None:
             missing = [name for name in _SECTION_KINDS if name not in sections]
             if missing:
                 raise VocabularyError(
                     source,
-                    line_of(root) if root is not None else 1,
+                    datafile.line_of(root) if root is not None else 1,
                     f"section(s) {', '.join(missing)} missing",
                     "add them, or load the file over the shipped vocabulary (base=...)",
                 )
@@ -215,10 +206,11 @@ class DomainVocabulary:
             The vocabulary.
 
         Raises:
-            VocabularyError: If the file is missing, unreadable or malformed.
+            VocabularyError: If the file is missing, unreadable or malformed, or if it lacks
+                a section and there is no ``base``.
         """
         file_path = Path(path)
-        text = read_data_file(
+        text = datafile.read_data_file(
             file_path,
             VocabularyError,
             what="the vocabulary",
@@ -278,52 +270,34 @@ _EXAMPLES = {
 
 
 def _string(node: yaml.Node, source: str, what: str, *, word: bool = True) -> str:
-    clean = clean_phrase if word else str.strip
-    return scalar_string(node, source, what, VocabularyError, clean=clean)
+    clean = datafile.clean_phrase if word else str.strip
+    return datafile.scalar_string(node, source, what, VocabularyError, clean=clean)
 
 
 def _parse_sections(root: yaml.Node | None, source: str) -> dict[str, Any]:
-    if is_null(root):
-        return {}
-    assert root is not None
-    if not isinstance(root, yaml.MappingNode):
-        raise VocabularyError(
-            source,
-            line_of(root),
-            "the top level must be a mapping of section names",
-            f"start lines with section names: {', '.join(_SECTION_KINDS)}",
-        )
-    sections: dict[str, Any] = {}
-    lines: dict[str, int] = {}
-    for name_node, body in root.value:
-        name = _string(name_node, source, "a section name")
-        if name not in _SECTION_KINDS:
-            raise VocabularyError(
-                source,
-                line_of(name_node),
-                f"unknown section '{name}'",
-                f"the sections are {', '.join(_SECTION_KINDS)}",
-            )
-        if name in lines:
-            raise VocabularyError(
-                source,
-                line_of(name_node),
-                f"section '{name}' appears twice (first on line {lines[name]})",
-                "keep one of them",
-            )
-        lines[name] = line_of(name_node)
-        sections[name] = _section(body, _SECTION_KINDS[name], name, source)
-    return sections
+    names = ", ".join(_SECTION_KINDS)
+    sections = datafile.top_level_sections(
+        root,
+        source,
+        VocabularyError,
+        read_name=lambda node: _string(node, source, "a section name"),
+        known=_SECTION_KINDS,
+        top_level_problem="the top level must be a mapping of section names",
+        top_level_fix=f"start lines with section names: {names}",
+        unknown_fix=f"the sections are {names}",
+        repeated_fix="keep one of them",
+    )
+    return {name: _section(body, _SECTION_KINDS[name], name, source) for name, body in sections}
 
 
 def _section(body: yaml.Node, kind: str, name: str, source: str) -> Any:
     shape_error = VocabularyError(
         source,
-        line_of(body),
+        datafile.line_of(body),
         f"section '{name}' must be {kind}",
         f"write {_EXAMPLES[kind].format(name=name)}",
     )
-    if kind != _TEXT and is_null(body):
+    if kind != _TEXT and datafile.is_null(body):
         return frozenset() if kind == _WORDS else MappingProxyType({})  # "tiers:" with no words
     if kind == _TEXT:
         if not isinstance(body, yaml.ScalarNode):
@@ -346,7 +320,7 @@ def _section(body: yaml.Node, kind: str, name: str, source: str) -> Any:
         else:
             raise VocabularyError(
                 source,
-                line_of(value_node),
+                datafile.line_of(value_node),
                 f"{what} must be a list",
                 f"write {_EXAMPLES[kind].format(name=name)}",
             )

@@ -62,3 +62,11 @@ def test_helpers_raise_the_class_they_are_given_with_its_wording(tmp_path: Path)
     missing = tmp_path / "missing.yaml"
     with pytest.raises(_SampleError, match=r"line 1: cannot read the units \(.*\); look again$"):
         read_data_file(missing, _SampleError, what="the units", fix="look again")
+
+
+def test_sections_are_checked_in_file_order() -> None:
+    # A bad body in the first section is reported before an unknown name further down.
+    with pytest.raises(LexiconError, match="line 1: section 'operations' must map"):
+        Lexicon.from_yaml_text("operations: hello\nverbs: {}\n", "lexicon.yaml")
+    with pytest.raises(VocabularyError, match="line 1: section 'tiers' must be a list"):
+        DomainVocabulary.from_yaml_text("tiers: gold\ncolours: []\n", "vocabulary.yaml")
