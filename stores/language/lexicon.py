@@ -27,6 +27,7 @@ from typing import Literal
 
 import yaml
 
+from stores.language import datafile
 from stores.language.keywords import lemmatize, token_spans, tokenize
 
 TermKind = Literal["operation", "object"]
@@ -35,19 +36,8 @@ _KINDS: tuple[TermKind, ...] = ("operation", "object")
 DEFAULT_LEXICON_RESOURCE = "data/lexicon.yaml"
 
 
-class LexiconError(ValueError):
-    """A lexicon file is malformed; the message names the file, the line and the fix.
-
-    Attributes:
-        source: The file (or other source name) with the problem.
-        line: 1-based line of the problem.
-    """
-
-    def __init__(self, source: str, line: int, problem: str, fix: str) -> None:
-        """Build the message ``"<source>, line <line>: <problem>; <fix>"``."""
-        super().__init__(f"{source}, line {line}: {problem}; {fix}")
-        self.source = source
-        self.line = line
+class LexiconError(datafile.DataFileError):
+    """A lexicon file is malformed; the message names the file, the line and the fix."""
 
 
 @dataclass(frozen=True)
@@ -74,10 +64,6 @@ class _Entry:
     surface: str
     source: str
     line: int
-
-
-def _clean_phrase(value: str) -> str:
-    return " ".join(value.lower().split())
 
 
 def _vocabulary_of(entries: Iterable[_Entry]) -> frozenset[str]:
@@ -177,19 +163,12 @@ class Lexicon:
             LexiconError: If the file is missing, unreadable or malformed.
         """
         file_path = Path(path)
-        try:
-            text = file_path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise LexiconError(
-                str(file_path),
-                1,
-                f"cannot read the lexicon ({exc.strerror or exc})",
-                "check the path, or omit it to use the default lexicon",
-            ) from exc
-        except UnicodeDecodeError as exc:
-            raise LexiconError(
-                str(file_path), 1, "the file is not UTF-8 text", "save it as UTF-8"
-            ) from exc
+        text = datafile.read_data_file(
+            file_path,
+            LexiconError,
+            what="the lexicon",
+            fix="check the path, or omit it to use the default lexicon",
+        )
         lexicon = cls.from_yaml_text(text, str(file_path))
         return base.extended(lexicon) if base is not None else lexicon
 
@@ -263,7 +242,7 @@ class Lexicon:
         Returns:
             Its surface words and phrases, without the term itself; empty if unknown.
         """
-        term = _clean_phrase(canonical)
+        term = datafile.clean_phrase(canonical)
         found: list[str] = []
         for kind in _KINDS:
             for surface in self._synonyms[kind].get(term, ()):
@@ -338,98 +317,44 @@ def _default_lexicon() -> Lexicon:
     return Lexicon.from_yaml_text(resource.read_text(encoding="utf-8"), str(resource))
 
 
-def _line_of(node: yaml.Node) -> int:
-    return int(node.start_mark.line) + 1
-
-
-_YAML_TYPE_NAMES = {
-    "tag:yaml.org,2002:bool": "a boolean",
-    "tag:yaml.org,2002:int": "a number",
-    "tag:yaml.org,2002:float": "a number",
-    "tag:yaml.org,2002:null": "empty (null)",
-    "tag:yaml.org,2002:timestamp": "a date",
-}
-
-
 def _string_of(node: yaml.Node, source: str, what: str) -> str:
-    if not isinstance(node, yaml.ScalarNode):
-        found = "list" if isinstance(node, yaml.SequenceNode) else "mapping"
-        raise LexiconError(
-            source,
-            _line_of(node),
-            f"{what} must be a word or phrase, found a {found}",
-            "write a plain string",
-        )
-    if node.tag != "tag:yaml.org,2002:str":
-        kind = _YAML_TYPE_NAMES.get(node.tag, f"of type {node.tag}")
-        raise LexiconError(
-            source,
-            _line_of(node),
-            f"{what} {node.value!r} is read by YAML as {kind}, not a string",
-            f"put it in quotes: '{node.value}'" if node.value else "remove the empty entry",
-        )
-    phrase = _clean_phrase(str(node.value))
-    if not phrase:
-        raise LexiconError(source, _line_of(node), f"{what} is empty", "remove the entry")
-    return phrase
-
-
-def _is_null(node: yaml.Node) -> bool:
-    return isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null"
+    return datafile.scalar_string(
+        node,
+        source,
+        what,
+        LexiconError,
+        clean=datafile.clean_phrase,
+        expected="a word or phrase",
+        shape_fix="write a plain string",
+    )
 
 
 def _parse_entries(text: str, source: str) -> list[_Entry]:
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise LexiconError(
-            source,
-            mark.line + 1 if mark is not None else 1,
-            f"invalid YAML ({exc.problem or exc.context})",
-            "fix the syntax there (lists look like 'create: [add, make]')",
-        ) from exc
-    except yaml.YAMLError as exc:
-        raise LexiconError(source, 1, f"invalid YAML ({exc})", "fix the syntax") from exc
-    if root is None or _is_null(root):
-        return []
-    if not isinstance(root, yaml.MappingNode):
-        raise LexiconError(
-            source,
-            _line_of(root),
-            "the top level must be a mapping",
-            "start the file with 'operations:' and/or 'objects:'",
-        )
+    root = datafile.compose_yaml(text, source, LexiconError, list_example="create: [add, make]")
+    sections = datafile.top_level_sections(
+        root,
+        source,
+        LexiconError,
+        read_name=lambda node: _string_of(node, source, "section name"),
+        known=_SECTIONS,
+        top_level_problem="the top level must be a mapping",
+        top_level_fix="start the file with 'operations:' and/or 'objects:'",
+        unknown_fix="the sections are 'operations' and 'objects'",
+        repeated_fix="merge the two sections into one",
+    )
     entries: list[_Entry] = []
-    seen_sections: dict[str, int] = {}
-    for section_node, body_node in root.value:
-        section = _string_of(section_node, source, "section name")
-        if section not in _SECTIONS:
-            raise LexiconError(
-                source,
-                _line_of(section_node),
-                f"unknown section '{section}'",
-                "the sections are 'operations' and 'objects'",
-            )
-        if section in seen_sections:
-            raise LexiconError(
-                source,
-                _line_of(section_node),
-                f"section '{section}' appears twice (first on line {seen_sections[section]})",
-                "merge the two sections into one",
-            )
-        seen_sections[section] = _line_of(section_node)
+    for section, body_node in sections:
         entries.extend(_parse_section(body_node, _SECTIONS[section], section, source))
     return entries
 
 
 def _parse_section(body: yaml.Node, kind: TermKind, section: str, source: str) -> list[_Entry]:
-    if _is_null(body):
+    if datafile.is_null(body):
         return []
     if not isinstance(body, yaml.MappingNode):
         raise LexiconError(
             source,
-            _line_of(body),
+            datafile.line_of(body),
             f"section '{section}' must map canonical terms to lists",
             "write e.g. 'create: [add, make]' indented under it",
         )
@@ -437,7 +362,7 @@ def _parse_section(body: yaml.Node, kind: TermKind, section: str, source: str) -
     canonical_lines: dict[str, int] = {}
     for canonical_node, surfaces_node in body.value:
         canonical = _string_of(canonical_node, source, f"{kind} name")
-        line = _line_of(canonical_node)
+        line = datafile.line_of(canonical_node)
         if canonical in canonical_lines:
             raise LexiconError(
                 source,
@@ -448,16 +373,16 @@ def _parse_section(body: yaml.Node, kind: TermKind, section: str, source: str) -
             )
         canonical_lines[canonical] = line
         entries.append(_Entry(kind, canonical, canonical, source, line))
-        if _is_null(surfaces_node):
+        if datafile.is_null(surfaces_node):
             continue
         if not isinstance(surfaces_node, yaml.SequenceNode):
             raise LexiconError(
                 source,
-                _line_of(surfaces_node),
+                datafile.line_of(surfaces_node),
                 f"the synonyms of {kind} '{canonical}' must be a list",
                 f"write '{canonical}: [word, another phrase]'",
             )
         for surface_node in surfaces_node.value:
             surface = _string_of(surface_node, source, f"synonym of '{canonical}'")
-            entries.append(_Entry(kind, canonical, surface, source, _line_of(surface_node)))
+            entries.append(_Entry(kind, canonical, surface, source, datafile.line_of(surface_node)))
     return entries

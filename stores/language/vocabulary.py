@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from stores.language import datafile
+
 # --- English vocabularies ---------------------------------------------------------------------
 
 _SMALL_NUMBERS = {
@@ -111,19 +113,12 @@ VOCABULARY_ENV = "ZSPACE_VOCABULARY"
 """Environment variable naming a YAML file whose sections replace the shipped ones."""
 
 
-class VocabularyError(ValueError):
+class VocabularyError(datafile.DataFileError):
     """A vocabulary file is malformed; the message names the file, the line, the key and the fix.
 
-    Attributes:
-        source: The file (or other source name) with the problem.
-        line: 1-based line of the problem.
+    Raised for invalid YAML, an unknown or repeated section, a section of the wrong shape, a
+    word that is not a string, or a missing section when there is no base to fill it.
     """
-
-    def __init__(self, source: str, line: int, problem: str, fix: str) -> None:
-        """Build the message ``"<source>, line <line>: <problem>; <fix>"``."""
-        super().__init__(f"{source}, line {line}: {problem}; {fix}")
-        self.source = source
-        self.line = line
 
 
 @dataclass(frozen=True)
@@ -182,14 +177,16 @@ class DomainVocabulary:
                 the wrong shape, a word that is not a string, or (without ``base``) a
                 missing section.
         """
-        root = _compose(text, source)
+        root = datafile.compose_yaml(
+            text, source, VocabularyError, list_example="tiers: [gold, silver]"
+        )
         sections = _parse_sections(root, source)
         if base is None:
             missing = [name for name in _SECTION_KINDS if name not in sections]
             if missing:
                 raise VocabularyError(
                     source,
-                    _line_of(root) if root is not None else 1,
+                    datafile.line_of(root) if root is not None else 1,
                     f"section(s) {', '.join(missing)} missing",
                     "add them, or load the file over the shipped vocabulary (base=...)",
                 )
@@ -209,22 +206,16 @@ class DomainVocabulary:
             The vocabulary.
 
         Raises:
-            VocabularyError: If the file is missing, unreadable or malformed.
+            VocabularyError: If the file is missing, unreadable or malformed, or if it lacks
+                a section and there is no ``base``.
         """
         file_path = Path(path)
-        try:
-            text = file_path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise VocabularyError(
-                str(file_path),
-                1,
-                f"cannot read the vocabulary ({exc.strerror or exc})",
-                f"check the path (or {VOCABULARY_ENV}), or leave it unset for the shipped one",
-            ) from exc
-        except UnicodeDecodeError as exc:
-            raise VocabularyError(
-                str(file_path), 1, "the file is not UTF-8 text", "save it as UTF-8"
-            ) from exc
+        text = datafile.read_data_file(
+            file_path,
+            VocabularyError,
+            what="the vocabulary",
+            fix=f"check the path (or {VOCABULARY_ENV}), or leave it unset for the shipped one",
+        )
         return cls.from_yaml_text(text, str(file_path), base)
 
     @staticmethod
@@ -276,102 +267,37 @@ _EXAMPLES = {
     _WORD_LISTS: "'{name}:' then indented 'word: [word, another]' lines",
     _TEXT: "'{name}: some text' (or '{name}: >-' and indented lines)",
 }
-_YAML_TYPE_NAMES = {
-    "tag:yaml.org,2002:bool": "a boolean",
-    "tag:yaml.org,2002:int": "a number",
-    "tag:yaml.org,2002:float": "a number",
-    "tag:yaml.org,2002:null": "empty (null)",
-    "tag:yaml.org,2002:timestamp": "a date",
-}
-
-
-def _line_of(node: yaml.Node) -> int:
-    return int(node.start_mark.line) + 1
-
-
-def _compose(text: str, source: str) -> yaml.Node | None:
-    try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise VocabularyError(
-            source,
-            mark.line + 1 if mark is not None else 1,
-            f"invalid YAML ({exc.problem or exc.context})",
-            "fix the syntax there (lists look like 'tiers: [gold, silver]')",
-        ) from exc
-    except yaml.YAMLError as exc:
-        raise VocabularyError(source, 1, f"invalid YAML ({exc})", "fix the syntax") from exc
-
-
-def _is_null(node: yaml.Node | None) -> bool:
-    return node is None or (
-        isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null"
-    )
 
 
 def _string(node: yaml.Node, source: str, what: str, *, word: bool = True) -> str:
-    if not isinstance(node, yaml.ScalarNode):
-        found = "list" if isinstance(node, yaml.SequenceNode) else "mapping"
-        raise VocabularyError(
-            source, _line_of(node), f"{what} must be a string, found a {found}", "write a string"
-        )
-    if node.tag != "tag:yaml.org,2002:str":
-        kind = _YAML_TYPE_NAMES.get(node.tag, f"of type {node.tag}")
-        raise VocabularyError(
-            source,
-            _line_of(node),
-            f"{what} {node.value!r} is read by YAML as {kind}, not a string",
-            f"put it in quotes: '{node.value}'" if node.value else "remove the empty entry",
-        )
-    value = " ".join(str(node.value).lower().split()) if word else str(node.value).strip()
-    if not value:
-        raise VocabularyError(source, _line_of(node), f"{what} is empty", "remove the entry")
-    return value
+    clean = datafile.clean_phrase if word else str.strip
+    return datafile.scalar_string(node, source, what, VocabularyError, clean=clean)
 
 
 def _parse_sections(root: yaml.Node | None, source: str) -> dict[str, Any]:
-    if _is_null(root):
-        return {}
-    assert root is not None
-    if not isinstance(root, yaml.MappingNode):
-        raise VocabularyError(
-            source,
-            _line_of(root),
-            "the top level must be a mapping of section names",
-            f"start lines with section names: {', '.join(_SECTION_KINDS)}",
-        )
-    sections: dict[str, Any] = {}
-    lines: dict[str, int] = {}
-    for name_node, body in root.value:
-        name = _string(name_node, source, "a section name")
-        if name not in _SECTION_KINDS:
-            raise VocabularyError(
-                source,
-                _line_of(name_node),
-                f"unknown section '{name}'",
-                f"the sections are {', '.join(_SECTION_KINDS)}",
-            )
-        if name in lines:
-            raise VocabularyError(
-                source,
-                _line_of(name_node),
-                f"section '{name}' appears twice (first on line {lines[name]})",
-                "keep one of them",
-            )
-        lines[name] = _line_of(name_node)
-        sections[name] = _section(body, _SECTION_KINDS[name], name, source)
-    return sections
+    names = ", ".join(_SECTION_KINDS)
+    sections = datafile.top_level_sections(
+        root,
+        source,
+        VocabularyError,
+        read_name=lambda node: _string(node, source, "a section name"),
+        known=_SECTION_KINDS,
+        top_level_problem="the top level must be a mapping of section names",
+        top_level_fix=f"start lines with section names: {names}",
+        unknown_fix=f"the sections are {names}",
+        repeated_fix="keep one of them",
+    )
+    return {name: _section(body, _SECTION_KINDS[name], name, source) for name, body in sections}
 
 
 def _section(body: yaml.Node, kind: str, name: str, source: str) -> Any:
     shape_error = VocabularyError(
         source,
-        _line_of(body),
+        datafile.line_of(body),
         f"section '{name}' must be {kind}",
         f"write {_EXAMPLES[kind].format(name=name)}",
     )
-    if kind != _TEXT and _is_null(body):
+    if kind != _TEXT and datafile.is_null(body):
         return frozenset() if kind == _WORDS else MappingProxyType({})  # "tiers:" with no words
     if kind == _TEXT:
         if not isinstance(body, yaml.ScalarNode):
@@ -394,7 +320,7 @@ def _section(body: yaml.Node, kind: str, name: str, source: str) -> Any:
         else:
             raise VocabularyError(
                 source,
-                _line_of(value_node),
+                datafile.line_of(value_node),
                 f"{what} must be a list",
                 f"write {_EXAMPLES[kind].format(name=name)}",
             )
