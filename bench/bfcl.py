@@ -49,11 +49,11 @@ def _ceiling(
 ) -> tuple[dict[str, CategoryResult], list[int]]:
     from langchain_openai import ChatOpenAI
 
-    waves = {
-        case_request(case): bfcl_gold_waves(case, AGENT)
+    waves = [
+        (case_request(case), bfcl_gold_waves(case, AGENT))
         for category in categories
         for case in spread(load_cases(category), limit)
-    }
+    ]
     with scripted_openai_server(oracle(waves)) as server:
         model = ChatOpenAI(model="bfcl-oracle", base_url=server.base_url, api_key="not-needed",
                            max_retries=0, timeout=30)

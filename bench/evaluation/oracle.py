@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bench.evaluation.scripted_openai import Reply
@@ -70,6 +70,10 @@ def _request_of(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _made_calls(message: Mapping[str, Any]) -> bool:
     """An assistant message that made tool calls other than searches (one planning turn)."""
     calls = message.get("tool_calls") or [] if message.get("role") == "assistant" else []
@@ -83,39 +87,50 @@ def _describe(tool_id: str) -> str:
 
 
 def oracle(
-    waves_by_request: Mapping[str, Waves], expect: Mapping[str, str] | None = None
+    waves_by_request: Mapping[str, Waves] | Iterable[tuple[str, Waves]],
+    expect: Mapping[str, str] | None = None,
 ) -> Callable[[dict[str, Any]], Reply]:
     """The script function for ``scripted_openai_server`` over these requests' gold waves.
 
     ``expect`` marks requests whose right outcome is a question (``clarify``: the planner asks)
     or a direct answer (``direct_answer``: the parser answers without a tool).
     """
-    expect = expect or {}
+    # The request reaches the model with its whitespace tidied: match on words.
+    waves_by_words: dict[str, list[Waves]] = {}
+    pairs = waves_by_request.items() if isinstance(waves_by_request, Mapping) else waves_by_request
+    for request, waves in pairs:
+        waves_by_words.setdefault(_words(request), []).append(waves)
+    expect_by_words = {_words(request): kind for request, kind in (expect or {}).items()}
 
     def reply(body: dict[str, Any]) -> Reply:
         messages = body.get("messages") or []
         tools = [tool["function"]["name"] for tool in body.get("tools") or []]
-        request = _request_of(messages)
+        request = _words(_request_of(messages))
         if ASK_TOOL not in tools:
             if "response_format" in body or tools:  # the intent parser's structured output
                 step: dict[str, Any] = {"id": "s1", "text": request, "action": "call_api"}
-                if expect.get(request) == "direct_answer":
+                if expect_by_words.get(request) == "direct_answer":
                     step.update(action="direct_answer", answer="(answered without a tool)")
                 intent = {"category": "general", "sub_intents": [step]}
                 if tools:
                     return Reply(usage=None, tool_calls=[(tools[0], intent)])
                 return Reply(usage=None, content=json.dumps(intent))
             return Reply(usage=None, content="Done.")  # the synthesizer
-        waves = list(waves_by_request.get(request) or [])
+        offered = set(tools)
+        # Benchmarks repeat a request with other functions: take the gold of the ones offered.
+        options = waves_by_words.get(request) or [[]]
+        waves = list(next(
+            (w for w in options if w and all(call_name_for(t) in offered for t, _ in w[0])),
+            options[0],
+        ))
         turn = sum(1 for message in messages if _made_calls(message))
-        if expect.get(request) == "clarify" and turn == 0:
+        if expect_by_words.get(request) == "clarify" and turn == 0:
             question = {"question": "Which one do you mean? The request does not say."}
             return Reply(usage=None, tool_calls=[(ASK_TOOL, question)])
         if not waves:
             return Reply(usage=None, content="None of the offered tools fits this request.")
         if turn >= len(waves):
             return Reply(usage=None, content="Done.")
-        offered = set(tools)
         missing = [tool_id for tool_id, _ in waves[turn] if call_name_for(tool_id) not in offered]
         just_searched = bool(messages) and str(messages[-1].get("content", "")).startswith("found")
         if missing and SEARCH_TOOL in offered and not just_searched:

@@ -48,11 +48,11 @@ def test_offline_run_writes_one_line_per_case_in_bfcl_order(tmp_path: Path) -> N
 @pytest.mark.timeout(300)
 def test_with_a_model_that_gives_the_gold_calls_the_checker_passes_them(tmp_path: Path) -> None:
     categories = ("simple_python", "parallel", "irrelevance")
-    waves = {
-        case_request(c): bfcl_gold_waves(c, AGENT)
+    waves = [
+        (case_request(c), bfcl_gold_waves(c, AGENT))
         for cat in categories
         for c in spread(load_cases(cat), 3)
-    }
+    ]
     with scripted_openai_server(oracle(waves)) as server:
         done = zspace("--category", *categories, "--limit", "3", "--out", str(tmp_path),
                       "--model", "oracle", "--base-url", server.base_url, "--json")
