@@ -178,3 +178,64 @@ def test_a_run_stopped_after_its_first_wave_resumes_without_asking_again(tmp_pat
                                 "create_order": 1, "advance_order_status": 1}
     assert orders(world) == [(1, "pending_payment")]
     assert state["answer"].startswith("Created product 1")
+
+
+@pytest.mark.timeout(120)
+def test_a_streaming_model_plans_the_same(tmp_path: Path) -> None:
+    world = World(tmp_path)
+    with scripted_openai_server(demo_script()) as server:
+        world.deps.chat_model = ChatOpenAI(
+            model="scripted", base_url=server.base_url, api_key="not-needed", max_retries=0,
+            timeout=10, streaming=True,
+        )
+        world.graph = build_graph(world.deps).compile(checkpointer=world.saver)
+        state, _ = asyncio.run(world.run({"request": DEMO}, "streaming"))
+        assert any(body.get("stream") for body in server.requests if is_planner(body))
+    assert orders(world) == [(1, "pending_payment")]
+    assert state["answer"].startswith("Created product 1")
+
+
+@pytest.mark.timeout(120)
+def test_garbage_arguments_get_a_repair_turn(tmp_path: Path) -> None:
+    turns: list[str] = []
+
+    def reply(body: dict[str, Any]) -> Reply:
+        if not is_planner(body):
+            return intent_reply(body)
+        if planner_turns(body) == 0 and not turns:
+            turns.append("garbage")
+            return Reply(tool_calls=[("shop__create_product", "{name: Test product")])
+        if planner_turns(body) <= 1 and len(turns) == 1:
+            turns.append("fixed")
+            return Reply(tool_calls=[("shop__create_product", {"name": "Test product"})])
+        return Reply(content="Created product 1.")
+
+    world = World(tmp_path)
+    with scripted_openai_server(reply) as server:
+        model_world(world, server.base_url)
+        state, _ = asyncio.run(world.run({"request": "create a test product"}, "garbage"))
+        repair = [b for b in server.requests if is_planner(b)][1]
+    told = [m["content"] for m in repair["messages"] if m.get("role") == "tool"]
+    assert any("not valid JSON" in text for text in told)
+    assert world.shop.calls == {"create_product": 1}
+    assert state["answer"].startswith("Created product 1.")
+
+
+@pytest.mark.timeout(120)
+def test_a_model_that_does_not_answer_in_time_is_stated(tmp_path: Path) -> None:
+    def reply(body: dict[str, Any]) -> Reply:
+        if not is_planner(body):
+            return intent_reply(body)
+        return Reply(content="too late", delay_s=3)
+
+    world = World(tmp_path)
+    with scripted_openai_server(reply) as server:
+        world.deps.chat_model = ChatOpenAI(
+            model="scripted", base_url=server.base_url, api_key="not-needed", max_retries=0,
+            timeout=1,
+        )
+        world.graph = build_graph(world.deps).compile(checkpointer=world.saver)
+        state, _ = asyncio.run(world.run({"request": DEMO}, "slow"))
+    assert world.shop.calls == {}
+    assert "planning stopped: the chat model could not be called" in state["answer"]
+    assert "Timeout" in state["answer"]
