@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
         "`zspace eval e2e --split dev|test --json`).\n",
         "Every request runs the whole graph offline (rule parser, all-MiniLM-L6-v2, hybrid "
         f"retrieval over `{display_path(COMBINED_CATALOG)}`: 2,490 StableToolBench tools + "
-        "69 near misses + the sandbox's 52 tools) on a freshly reset sandbox, every call over "
+        "76 near misses + the sandbox's 60 tools) on a freshly reset sandbox, every call over "
         "MCP, destructive calls pre-approved. A request is correct when its successful calls "
         "are exactly the gold chain (same tools; literal arguments equal after type "
         "normalization; each `from` argument equal to the referenced step's output in that "
