@@ -1,8 +1,13 @@
 """check_alignment: is every sub-intent answered? If not, a bounded compensatory retry.
 
 ``check_alignment`` — Reads: intent, plan, results, decisions, gaps, excluded_tools,
-alignment_rounds. Writes: retry_subintents, gaps, excluded_tools, results, history,
-alignment_rounds.
+alignment_rounds, retry_effects, history. Writes: retry_subintents, gaps, excluded_tools, results,
+history, alignment_rounds, retry_effects.
+
+A retry only ever tries another candidate of the same kind of action: a sub-intent whose read
+failed is retried with reads, never with a tool that writes (``retry_effects`` carries the
+failed call's side effect to the planner), so a failure is never papered over by an effect the
+request did not ask for.
 """
 
 from __future__ import annotations
@@ -66,13 +71,22 @@ async def check_alignment(state: ZState, runtime: Runtime[Context]) -> dict[str,
     ]
     if rounds >= context.max_alignment_retries or not retryable:
         gaps = list(state.get("gaps") or [])
+        earlier = _earlier_failures(state.get("history") or [], plan)
         for sub_id in missing:
             reason = _failure_reason(sub_id, plan, results)
             text = f"{subs[sub_id]['text']}: {reason}"
-            if not any(g.startswith(subs[sub_id]["text"]) for g in gaps):
+            index = next(
+                (i for i, g in enumerate(gaps) if g.startswith(subs[sub_id]["text"])), None
+            )
+            if index is None:
                 gaps.append(text)
+                index = len(gaps) - 1
+            if sub_id in earlier and earlier[sub_id] not in gaps[index]:
+                # The retry found nothing of the same kind: say what failed in the first place.
+                gaps[index] += f" (before that, {earlier[sub_id]})"
         return {"gaps": gaps, "retry_subintents": []}
     excluded = {k: list(v) for k, v in (state.get("excluded_tools") or {}).items()}
+    effects = dict(state.get("retry_effects") or {})
     dropped: dict[str, Any] = {}
     history: list[CallResult] = []
     retry_ids = set(retryable)
@@ -85,6 +99,7 @@ async def check_alignment(state: ZState, runtime: Runtime[Context]) -> dict[str,
             history.append(result)
             if call["role"] == "core" and result["status"] == "error":
                 excluded.setdefault(call["sub_intent_id"], []).append(call["tool_id"])
+                effects.setdefault(call["sub_intent_id"], bool(call["side_effect"]))
     return {
         "retry_subintents": retryable,
         "excluded_tools": excluded,
@@ -92,7 +107,21 @@ async def check_alignment(state: ZState, runtime: Runtime[Context]) -> dict[str,
         "history": history,
         "alignment_rounds": rounds + 1,
         "gaps": [],
+        "retry_effects": effects,
     }
+
+
+def _earlier_failures(history: list[Any], plan: list[Any]) -> dict[str, str]:
+    """Per sub-intent, the failed core call a retry replaced (from ``history``)."""
+    planned = {c["call_id"]: c["sub_intent_id"] for c in plan}
+    found: dict[str, str] = {}
+    for record in history:
+        if record.get("status") != "error":
+            continue
+        call_id = str(record.get("call_id") or "")
+        sub_id = planned.get(call_id) or call_id.split(".", 1)[0]
+        found[sub_id] = f"{record.get('tool_id')} failed: {record.get('error')}"
+    return found
 
 
 def _failure_reason(sub_id: str, plan: list[Any], results: Mapping[str, CallResult]) -> str:

@@ -8,7 +8,8 @@ Reads: request, messages, intent, plan, results, answer, turn, memory.
 Writes: intent, run_id, turn, memory, request, answer, plan, results, history, token_ledger,
 gaps, candidates, agent_ranking, retrieval_rounds, alignment_rounds, clarifications,
 pending_question, retry_subintents, decisions, excluded_tools, approvals, awaiting_approval,
-awaiting_reconcile, reconciled, planner_transcript, planner_done, model_answer.
+awaiting_reconcile, reconciled, planner_transcript, planner_done, model_answer,
+retry_effects.
 """
 
 from __future__ import annotations
@@ -119,7 +120,8 @@ async def parse_intent(
     Writes: intent, run_id, turn, memory, request, answer, plan, results, history, token_ledger,
     gaps, candidates, agent_ranking, retrieval_rounds, alignment_rounds, clarifications,
     pending_question, retry_subintents, decisions, excluded_tools, approvals, awaiting_approval,
-    awaiting_reconcile, reconciled, planner_transcript, planner_done, model_answer.
+    awaiting_reconcile, reconciled, planner_transcript, planner_done, model_answer,
+    retry_effects.
     """
     context = resolve_context(runtime)
     writer = get_stream_writer()

@@ -198,6 +198,7 @@ class ZState(InputState, OutputState, total=False):
     clarifications: dict[str, Any]
     pending_question: dict[str, Any] | None
     retry_subintents: list[str]
+    retry_effects: dict[str, bool]
     decisions: dict[str, dict[str, Any]]
     excluded_tools: dict[str, list[str]]
     approvals: dict[str, bool]

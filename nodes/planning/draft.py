@@ -24,6 +24,7 @@ class PlanRequest:
     clarifications: Mapping[str, Any] = field(default_factory=dict)
     excluded: Mapping[str, Sequence[str]] = field(default_factory=dict)
     retrieval_rounds: int = 0
+    retry_effects: Mapping[str, bool] = field(default_factory=dict)
 
     @classmethod
     def from_state(cls, state: ZState) -> PlanRequest:
@@ -34,6 +35,7 @@ class PlanRequest:
             clarifications=state.get("clarifications") or {},
             excluded=state.get("excluded_tools") or {},
             retrieval_rounds=state.get("retrieval_rounds") or 0,
+            retry_effects=state.get("retry_effects") or {},
         )
 
 

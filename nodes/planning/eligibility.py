@@ -80,12 +80,20 @@ def score_candidates(
     catalog: Catalog,
     lexicon: Lexicon,
     environments: Sequence[str] | None,
+    retry_effect: bool | None = None,
 ) -> list[ScoredCandidate]:
-    """The eligible candidates of a sub-intent, best first (ties keep the retrieval order)."""
+    """The eligible candidates of a sub-intent, best first (ties keep the retrieval order).
+
+    ``retry_effect`` is set when the sub-intent is retried after its call failed: only tools
+    with the same kind of action are eligible (a failed read is retried with a known read,
+    never with a tool that may write).
+    """
     scored: list[ScoredCandidate] = []
     for rank, candidate in enumerate(candidates):
         spec = catalog.tools.get(candidate["tool_id"])
         if spec is None or spec.id in excluded or not callable_in(spec, environments):
+            continue
+        if retry_effect is not None and (spec.side_effect is not False) != retry_effect:
             continue
         name_ops, name_objects, tag_ops, tag_objects = tool_terms(spec, lexicon)
         fit = 0.0

@@ -159,6 +159,7 @@ class RulePlanner:
             self.catalog,
             self.lexicon,
             self.context.environments,
+            request.retry_effects.get(sub["id"]),
         )
         best: tuple[tuple[float, int], BoundChoice] | None = None
         for candidate in scored[:MAX_BIND_TRIALS]:
