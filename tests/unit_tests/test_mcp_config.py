@@ -189,7 +189,13 @@ def test_the_example_config_starts_the_sandbox_with_this_interpreter() -> None:
     assert sandbox.command == sys.executable
     assert sandbox.args[:3] == ("-m", "sandbox", "serve")
     assert sandbox.environment == "test"
-    assert sandbox.env == {"ZSPACE_HOME": ".zspace"}
+    assert sandbox.env == {
+        "ZSPACE_HOME": ".zspace", "ZSPACE_SANDBOX_NOW": "", "ZSPACE_SANDBOX_CLOCK_OFFSET_DAYS": ""
+    }
+    # The sandbox's clock reaches the server from the caller's environment.
+    shifted = load_mcp_config(REPO / "sandbox" / "data" / "mcp.json",
+                              environ={"ZSPACE_SANDBOX_CLOCK_OFFSET_DAYS": "1095"})
+    assert shifted.servers["sandbox"].env["ZSPACE_SANDBOX_CLOCK_OFFSET_DAYS"] == "1095"
 
 
 # ------------------------------------------------------------------ tool mapping
