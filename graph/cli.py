@@ -342,6 +342,7 @@ def _report(outcome: RunOutcome, deps: Deps, args: argparse.Namespace) -> int:
                 {
                     "thread_id": outcome.thread_id,
                     "run_id": values.get("run_id"),
+                    "status": outcome.status,
                     "answer": values.get("answer"),
                     "results": values.get("results"),
                     "gaps": values.get("gaps"),

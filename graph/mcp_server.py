@@ -36,7 +36,8 @@ INSTRUCTIONS = (
     "zspace finds the few right tools among thousands and runs them in dependency order. "
     "Use search_tools to see which tools fit a step; use run_request to have zspace plan and "
     "execute a whole request. When run_request answers status 'waiting for input', call "
-    "resume_run with the thread_id and the answer to its question."
+    "resume_run with the thread_id and the answer to its question. Status 'partial' or "
+    "'failed' means part or all of the request was not done: 'gaps' says what and why."
 )
 
 
@@ -56,7 +57,7 @@ def outcome_payload(outcome: RunOutcome) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "thread_id": outcome.thread_id,
         "run_id": values.get("run_id"),
-        "status": "waiting for input" if outcome.interrupt is not None else "done",
+        "status": outcome.status,
         "answer": values.get("answer", "") if outcome.interrupt is None else "",
         "calls": calls,
         "gaps": list(values.get("gaps") or []),

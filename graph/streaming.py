@@ -38,6 +38,20 @@ class RunOutcome:
     interrupt: dict[str, Any] | None = None
     ran: bool = True
 
+    @property
+    def status(self) -> str:
+        """``waiting for input``, ``done`` (every part answered), ``partial`` or ``failed``.
+
+        A run with gaps is never ``done``: ``partial`` when some call succeeded, else
+        ``failed``. The CLI's exit code, its ``--json`` and the MCP server's answer all say it.
+        """
+        if self.interrupt is not None:
+            return "waiting for input"
+        if not self.values.get("gaps"):
+            return "done"
+        results = (self.values.get("results") or {}).values()
+        return "partial" if any(r.get("status") == "ok" for r in results) else "failed"
+
 
 async def current_outcome(graph: Any, thread_id: str, *, ran: bool = True) -> RunOutcome:
     """The thread's state as it stands in the checkpointer, with its pending interrupt."""
