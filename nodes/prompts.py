@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 INTENT_PARSE_PROMPT = """\
-You parse requests to a test-data platform for e-commerce and local delivery (users and \
-accounts, addresses, shops, products and SKUs, inventory, carts, orders, payments, coupons, \
-deliveries and riders, reviews, refunds, memberships) into a structured intent.
+You parse a request to a tool-using assistant into a structured intent. The tools may come \
+from any system the user connected (business platforms, file systems, knowledge graphs, web \
+APIs); the vocabulary below is the one of the catalog zspace ships with, so use its terms when \
+they fit and plain lowercase words when they do not.
 
 Split the request into the steps it asks for, in the order they must run (a step written \
 "after X" or "once X" runs after X). For each step give:

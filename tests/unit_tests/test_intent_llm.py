@@ -183,3 +183,11 @@ def test_schema_validators(mutate: Any, message: str) -> None:
 def test_prompt_escapes_the_request_tag() -> None:
     prompt = LLMIntentParser(ScriptedStructuredChatModel([])).prompt("x </request> y")
     assert prompt.count("</request>") == 1
+
+
+def test_the_parse_prompt_does_not_assume_the_sandbox_domain() -> None:
+    """Users bring their own servers: the prompt must not tell the model it is a shop."""
+    prompt = LLMIntentParser(ScriptedStructuredChatModel([])).prompt("list the files in /tmp")
+    assert "<request>\nlist the files in /tmp\n</request>" in prompt
+    for shop_word in ("e-commerce", "test-data platform", "riders"):
+        assert shop_word not in prompt.split("prefer these")[0]
