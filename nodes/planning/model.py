@@ -24,7 +24,9 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, NotRequired
+
+from typing_extensions import TypedDict
 
 from nodes.state import ArgSource, CallResult, Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
@@ -58,11 +60,12 @@ with the key values from the results, and what failed and why.
 
 
 class TranscriptCall(TypedDict):
-    """One tool call of a model turn, as kept in state."""
+    """One tool call of a model turn, as kept in state (``error``: why it was not run)."""
 
     call_id: str
     name: str
     args: dict[str, Any]
+    error: NotRequired[str]
 
 
 class TranscriptTurn(TypedDict):
@@ -193,7 +196,7 @@ def conversation(
             messages.append(ToolMessage(f"{call['call_id']}: {text}", tool_call_id=call["call_id"]))
         for call in turn.get("rejected") or []:
             messages.append(ToolMessage(
-                f"{call['call_id']}: not run: {call['args'].get('_zspace_error', 'rejected')}",
+                f"{call['call_id']}: not run: {call.get('error', 'rejected')}",
                 tool_call_id=call["call_id"],
             ))
     return messages
@@ -229,7 +232,6 @@ class ModelPlanner:
         self.max_repairs = max_repairs
         self.search = search
         self.max_searches = max_searches
-        self._covered: set[str] = set()
 
     async def step(
         self,
@@ -251,7 +253,7 @@ class ModelPlanner:
         messages = conversation(request, sub_intents, transcript, results, clarifications)
         next_number = 1 + sum(len(t["calls"]) + len(t.get("rejected") or []) for t in transcript)
         known = {call["call_id"] for call in plan}
-        self._covered = {call["sub_intent_id"] for call in plan}
+        covered = {call["sub_intent_id"] for call in plan}
         step = ModelStep(offered=len(offered))
         checked = _Checked()
         text = ""
@@ -270,7 +272,9 @@ class ModelPlanner:
                 messages = [*messages, *self._search(reply, queries, offered, step)]
                 bound = self._bind(offered)
                 continue
-            checked = self._check(reply, offered, sub_intents, candidates, known, next_number)
+            checked = self._check(
+                reply, offered, sub_intents, candidates, known, covered, next_number
+            )
             if not checked.errors or repairs >= self.max_repairs:
                 break
             repairs += 1
@@ -279,7 +283,11 @@ class ModelPlanner:
         for call, problem in checked.errors:
             step.failures.append(f"the model's call {call['name']} was not run: {problem}")
         step.calls = checked.planned
-        step.turn = {"calls": checked.accepted, "rejected": [], "text": text}
+        # Rejected calls keep their numbers, so the next turn's calls never reuse one.
+        rejected: list[TranscriptCall] = [
+            {**call, "error": problem} for call, problem in checked.errors
+        ]
+        step.turn = {"calls": checked.accepted, "rejected": rejected, "text": text}
         if checked.question is not None:
             step.question, step.question_param, _ = checked.question
         elif not checked.planned and not checked.errors:
@@ -365,11 +373,12 @@ class ModelPlanner:
         sub_intents: Sequence[SubIntent],
         candidates: Mapping[str, Sequence[Candidate]],
         known: set[str],
+        covered: set[str],
         next_number: int,
     ) -> _Checked:
         checked = _Checked()
         number = next_number
-        covered = set(self._covered)
+        known, covered = set(known), set(covered)  # this reply's own; a repair starts afresh
         for invalid in getattr(reply, "invalid_tool_calls", None) or []:
             call: TranscriptCall = {"call_id": f"c{number}", "name": str(invalid.get("name")),
                                     "args": {}}

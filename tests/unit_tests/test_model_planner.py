@@ -201,3 +201,19 @@ def test_searches_are_bounded_per_step(world: Any) -> None:
     result = asyncio.run(planner.step("req", subs, candidates, [], {}, [], {}))
     assert result.calls == [] and result.model_turns == 4  # 2 searches, then a turn + a repair
     assert "no more searches" in result.failures[0]
+
+
+def test_a_call_rejected_after_its_repair_keeps_its_number(world: Any) -> None:
+    """c2 was rejected, c3 planned: the next turn's first call must be c4, not a second c3."""
+    wrong = ("shop__create_order", {"product_id": "seven", "account": "1"})
+    first = calls(("shop__create_product", {"name": "P"}), wrong,
+                  ("shop__create_product", {"name": "Q"}))
+    result = step(ToolCallingFake([first, first]), world)
+    assert [c["call_id"] for c in result.calls] == ["c1", "c3"]
+    assert [c["call_id"] for c in result.turn["rejected"]] == ["c2"]
+    plan = result.calls
+    model = ToolCallingFake([calls(("shop__create_product", {"name": "R"}))])
+    later = step(model, world, plan=plan, transcript=[result.turn])
+    assert [c["call_id"] for c in later.calls] == ["c4"]
+    told = [m.content for m in model.seen[0] if isinstance(m, ToolMessage)]
+    assert any(text.startswith("c2: not run: ") and "product_id" in text for text in told)
