@@ -4,6 +4,7 @@ A membership is 'active' until its `expires_at` passes on the sandbox clock, the
 'cancelled' ones were ended by cancel_membership. Lengths are months of 30 days plus days.
 """
 
+import sqlite3
 from datetime import datetime, timedelta
 
 from sandbox.backend.core import _iso, tool
@@ -38,6 +39,22 @@ class MembershipTools(Rules):
             "UPDATE memberships SET status = 'expired' WHERE status = 'active' AND expires_at <= ?",
             (self._now(),),
         )
+
+    def _active_membership(self, membership_id: int, what_needs_it: str) -> sqlite3.Row:
+        """The membership's row, checked active on the sandbox clock.
+
+        Raises:
+            InvalidTransitionError: it is not active ("only active ones can be <what_needs_it>").
+        """
+        self._require("memberships", "membership", membership_id)
+        self._expire_memberships()
+        row = self._require("memberships", "membership", membership_id)
+        if row["status"] != "active":
+            raise InvalidTransitionError(
+                f"membership {membership_id} is '{row['status']}'; only active ones can be "
+                f"{what_needs_it}"
+            )
+        return row
 
     @tool("membership", "user", side_effect=True)
     def create_membership(
@@ -105,14 +122,9 @@ class MembershipTools(Rules):
         Returns:
             The membership with its new expiry.
         """
-        self._require("memberships", "membership", membership_id)
-        self._expire_memberships()
-        row = self._require("memberships", "membership", membership_id)
-        if row["status"] != "active":
-            raise InvalidTransitionError(
-                f"membership {membership_id} is '{row['status']}'; only active ones can be "
-                "extended: start a new one with create_membership"
-            )
+        row = self._active_membership(
+            membership_id, "extended: start a new one with create_membership"
+        )
         expires = datetime.fromisoformat(row["expires_at"]) + _length(months, days, 1)
         self._db.execute(
             "UPDATE memberships SET expires_at = ? WHERE membership_id = ?",
@@ -155,14 +167,7 @@ class MembershipTools(Rules):
         Returns:
             The cancelled membership.
         """
-        self._require("memberships", "membership", membership_id)
-        self._expire_memberships()
-        row = self._require("memberships", "membership", membership_id)
-        if row["status"] != "active":
-            raise InvalidTransitionError(
-                f"membership {membership_id} is '{row['status']}'; only active ones can be "
-                "cancelled"
-            )
+        self._active_membership(membership_id, "cancelled")
         self._db.execute(
             "UPDATE memberships SET status = 'cancelled' WHERE membership_id = ?", (membership_id,)
         )

@@ -401,3 +401,16 @@ def test_a_retried_writer_replays_instead_of_failing(
 ) -> None:
     first = getattr(sandbox, tool)(**arguments, idempotency_key=f"retry-{tool}")
     assert getattr(sandbox, tool)(**arguments, idempotency_key=f"retry-{tool}") == first
+
+
+def test_only_an_active_membership_can_be_extended_or_cancelled(sandbox: Sandbox) -> None:
+    sandbox.cancel_membership(membership_id=1)
+    with pytest.raises(InvalidTransitionError) as extended:
+        sandbox.extend_membership(membership_id=1, months=1)
+    assert str(extended.value) == (
+        "membership 1 is 'cancelled'; only active ones can be extended: start a new one with "
+        "create_membership"
+    )
+    with pytest.raises(InvalidTransitionError) as cancelled:
+        sandbox.cancel_membership(membership_id=1)
+    assert str(cancelled.value) == "membership 1 is 'cancelled'; only active ones can be cancelled"
