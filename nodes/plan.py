@@ -63,11 +63,6 @@ async def plan(
         "retry_subintents": drafted.retrieve_again,
         "gaps": drafted.gaps,
         "decisions": drafted.decisions,
-        "planner_transcript": [],
-        "planner_done": True,
-        "model_answer": "",
-        "token_ledger": state.get("token_ledger") or {},
-        "candidates": state.get("candidates") or {},
     }
 
 

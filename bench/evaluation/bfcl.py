@@ -389,11 +389,3 @@ def _home(path: str | None) -> Iterator[Path]:
         return
     with tempfile.TemporaryDirectory(prefix="zspace-bfcl-") as temp:
         yield Path(temp)
-
-
-def iter_run_file(path: Path) -> Iterator[dict[str, Any]]:
-    """Read a run file back (for tests and outside scorers' sanity checks)."""
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                yield json.loads(line)

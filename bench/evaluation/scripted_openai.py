@@ -151,8 +151,6 @@ def _handler(server: ScriptedServer, lock: threading.Lock) -> type[BaseHTTPReque
             if reply.delay_s:
                 time.sleep(reply.delay_s)
             model = str(body.get("model") or "scripted")
-            with lock:
-                server.usage.append(_usage(reply, body))
             if reply.raw is not None or reply.status != 200:
                 payload = (reply.raw or "{}").encode()
                 self.send_response(reply.status)
@@ -161,15 +159,18 @@ def _handler(server: ScriptedServer, lock: threading.Lock) -> type[BaseHTTPReque
                 self.end_headers()
                 self.wfile.write(payload)
                 return
+            usage = _usage(reply, body)  # counted once, for answered requests only
+            with lock:
+                server.usage.append(usage)
             if body.get("stream"):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
-                for chunk in _chunks(reply, model, _usage(reply, body)):
+                for chunk in _chunks(reply, model, usage):
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
                 return
-            payload = json.dumps(_completion(reply, model, _usage(reply, body))).encode()
+            payload = json.dumps(_completion(reply, model, usage)).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
