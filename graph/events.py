@@ -10,6 +10,10 @@ the TypedDicts below, told apart by its ``event`` key::
 Nodes re-run from their first line when a run resumes, so an event emitted before an
 ``interrupt()`` (``clarification_asked``) is emitted again on resume, followed by its answer
 event. Consumers should key on ids (``call_id``, ``sub_intent``), not on counts.
+
+``graph.streaming.stream_run`` (and so ``zspace run``, the MCP server and the benchmarks) ends
+every invocation with ``run_finished``: the run's status (done, partial, failed, waiting for
+input) from the one mapping the CLI and the MCP server report.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from nodes.events import (
     MemoryBound,
     NodeStarted,
     ReconcileAsked,
+    RunFinished,
     SubIntentDigest,
     ZspaceEvent,
 )
@@ -44,6 +49,7 @@ __all__ = [
     "MemoryBound",
     "NodeStarted",
     "ReconcileAsked",
+    "RunFinished",
     "SubIntentDigest",
     "ZspaceEvent",
     "describe_event",
@@ -69,4 +75,6 @@ def describe_event(event: dict[str, Any]) -> str | None:
         return f"  from earlier turns ({event['kind']}): {bound} → {event['request']}"
     if kind == "clarification_answered":
         return f"  {event['sub_intent']}.{event['param']} = {event['value']}"
+    if kind == "run_finished":
+        return f"  status: {event['status']}"
     return None

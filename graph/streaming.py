@@ -14,14 +14,15 @@ from __future__ import annotations
 import json
 import sys
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.types import Command
 
 from graph.events import describe_event
 from nodes.context import Context
+from nodes.events import RunFinished
 
 Printer = Callable[[str], None]
 EventHandler = Callable[[dict[str, Any]], None]
@@ -39,18 +40,43 @@ class RunOutcome:
     ran: bool = True
 
     @property
-    def status(self) -> str:
-        """``waiting for input``, ``done`` (every part answered), ``partial`` or ``failed``.
+    def status(self) -> RunStatus:
+        """The run's status (:func:`run_status`)."""
+        return run_status(self.values, self.interrupt)
 
-        A run with gaps is never ``done``: ``partial`` when some call succeeded, else
-        ``failed``. The CLI's exit code, its ``--json`` and the MCP server's answer all say it.
-        """
-        if self.interrupt is not None:
-            return "waiting for input"
-        if not self.values.get("gaps"):
-            return "done"
-        results = (self.values.get("results") or {}).values()
-        return "partial" if any(r.get("status") == "ok" for r in results) else "failed"
+
+RunStatus = Literal["done", "partial", "failed", "waiting for input"]
+
+
+def run_status(values: Mapping[str, Any], interrupt: Mapping[str, Any] | None) -> RunStatus:
+    """``waiting for input``, ``done`` (every part answered), ``partial`` or ``failed``.
+
+    The one mapping from a run's state to its status: the CLI's exit code and ``--json``, the
+    MCP server's answer, the stream's last event (``run_finished``) and the e2e run file all
+    derive from it. A run with gaps is never ``done``: ``partial`` when some call succeeded,
+    else ``failed``.
+
+    Args:
+        values: The thread's state values after the run.
+        interrupt: The interrupt it stopped at, or None when it ended.
+    """
+    if interrupt is not None:
+        return "waiting for input"
+    if not values.get("gaps"):
+        return "done"
+    results = (values.get("results") or {}).values()
+    return "partial" if any(r.get("status") == "ok" for r in results) else "failed"
+
+
+def run_finished_event(outcome: RunOutcome) -> RunFinished:
+    """The stream's last event: how the run ended, with the status :func:`run_status` gives."""
+    return {
+        "event": "run_finished",
+        "thread_id": outcome.thread_id,
+        "status": outcome.status,
+        "gaps": [str(gap) for gap in outcome.values.get("gaps") or []],
+        "question": (outcome.interrupt or {}).get("question"),
+    }
 
 
 async def current_outcome(graph: Any, thread_id: str, *, ran: bool = True) -> RunOutcome:
@@ -109,6 +135,7 @@ async def stream_run(
 
     Every custom event (``graph.events``) goes to ``on_event`` too, when given, and every
     node's state update to ``on_update(node, update)`` (a ``Send`` task's update alone).
+    The last event is ``run_finished``, with the run's status (:func:`run_status`).
     """
     config = run_config(thread_id, context, entry=entry)
     async for mode, chunk in graph.astream(
@@ -126,7 +153,14 @@ async def stream_run(
                     say(f"[{node}]")
                     if on_update is not None:
                         on_update(node, update)
-    return await current_outcome(graph, thread_id)
+    outcome = await current_outcome(graph, thread_id)
+    finished = run_finished_event(outcome)
+    if on_event is not None:
+        on_event(dict(finished))
+    line = describe_event(dict(finished))
+    if line:
+        say(line)
+    return outcome
 
 
 def ask_on_terminal(interrupt: dict[str, Any]) -> Any | None:

@@ -21,6 +21,7 @@ EVENT_NAMES = (
     "approval_asked",
     "reconcile_asked",
     "memory_bound",
+    "run_finished",
 )
 
 
@@ -120,6 +121,20 @@ class MemoryBound(TypedDict):
     request: str
 
 
+class RunFinished(TypedDict):
+    """The run ended or stopped for input: the stream's last event (``graph.streaming``).
+
+    ``status`` is ``done``, ``partial``, ``failed`` or ``waiting for input``, the same the
+    CLI's exit code and ``--json`` and the MCP server report; ``gaps`` what failed.
+    """
+
+    event: Literal["run_finished"]
+    thread_id: str
+    status: Literal["done", "partial", "failed", "waiting for input"]
+    gaps: list[str]
+    question: str | None
+
+
 ZspaceEvent = (
     NodeStarted
     | IntentParsed
@@ -131,4 +146,5 @@ ZspaceEvent = (
     | ApprovalAsked
     | ReconcileAsked
     | MemoryBound
+    | RunFinished
 )

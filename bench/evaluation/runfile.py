@@ -29,6 +29,7 @@ from typing import IO, Any
 from langgraph.types import Overwrite
 
 from bench.evaluation.scoring import full_output
+from graph.streaming import run_status as shared_run_status
 from nodes.planning.dag import resolve_args
 from stores.secrets import redact_args
 
@@ -208,21 +209,26 @@ def run_status(
 ) -> dict[str, Any]:
     """The run's ``status``, ``error``, ``question`` and ``question_param``.
 
-    ``question``: it stopped at a clarifying question; ``done``: every requested part
-    succeeded or was answered (no gaps); ``failed``: anything else, with ``error`` saying
-    what (the crash's last line, the gaps, or the unanswered interrupt).
+    Derived from :func:`graph.streaming.run_status`, the status the CLI and the MCP server
+    report, spelt as EVAL.md's run file has it: ``done`` stays ``done``; ``waiting for
+    input`` at a clarifying question is ``question``; ``partial`` and ``failed`` (gaps), a
+    crash and any other unanswered interrupt are ``failed``, with ``error`` saying what (the
+    crash's last line, the gaps, or the unanswered interrupt).
     """
     verdict: dict[str, Any] = {"status": "done", "error": None, "question": None,
                                "question_param": None}
+    status = shared_run_status(values, question)
     if crash is not None:
         verdict.update(status="failed", error=crash)
-    elif question is not None and question.get("type", "clarification") == "clarification":
+    elif status == "waiting for input" and question is not None and (
+        question.get("type", "clarification") == "clarification"
+    ):
         verdict.update(status="question", question=str(question.get("question") or ""),
                        question_param=question.get("param") or None)
-    elif question is not None:
+    elif status == "waiting for input" and question is not None:
         verdict.update(status="failed", error=f"stopped waiting for {question.get('type')}: "
                                                f"{question.get('question')}")
-    elif values.get("gaps"):
+    elif status != "done":
         verdict.update(status="failed", error="; ".join(str(g) for g in values["gaps"]))
     return verdict
 
