@@ -6,12 +6,14 @@ import argparse
 import json
 import sys
 import time
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from graph.deps import ACTIVE_CATALOG, Deps
 from graph.runtime import (
+    ChatModelUnavailable,
     configured_postgres_url,
     open_checkpointer,
     remember_mcp_config,
@@ -22,8 +24,14 @@ from graph.streaming import RunOutcome, ask_on_terminal
 from graph.threads import list_threads
 from stores.catalog.enrich import enrich_catalog
 from stores.catalog.model import Catalog, CatalogError
+from stores.checkpoint import CheckpointerUnavailable
 from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
+from stores.execution.ledger.postgres import PostgresUnavailable
+from stores.language.datafile import DataFileError
+from stores.mcp.errors import McpConfigError
 from stores.retrieval.embeddings import EmbeddingModelMissing
+from stores.retrieval.index import ChromaUnavailable
+from stores.retrieval.tokens import TokenizerUnavailable
 from stores.settings import apply_offline_environment, zspace_home
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -373,14 +381,14 @@ def command_run(args: argparse.Namespace) -> int:
     if args.model:
         from dataclasses import replace
 
-        from graph.runtime import ChatModelUnavailable, require_chat_model
+        from graph.runtime import require_chat_model
 
         try:
             asyncio.run(require_chat_model(deps, context))
         except ChatModelUnavailable as exc:
             if not args.fallback_rules:
                 print(f"error: {exc} (or add --fallback-rules to run offline)", file=sys.stderr)
-                return 2
+                return EXIT_SETUP
             print(f"warning: {exc}; --fallback-rules: the offline rules plan this run",
                   file=sys.stderr)
             context = replace(context, model="", base_url="", planner="rules")
@@ -596,21 +604,78 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="the main job on the embedded default, offline")
     demo.add_argument("--request", default=DEMO_REQUEST, help="the request to run")
     demo.set_defaults(handler=command_demo)
+    parser.add_argument("--debug", action="store_true",
+                        help="print the traceback of an error (default: one line)")
+    for command in [*sub.choices.values(), *eval_sub.choices.values()]:
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="print the traceback of an error (default: one line)")
     return parser
 
 
+EXIT_DONE = 0
+EXIT_NOT_DONE = 1
+EXIT_SETUP = 2
+EXIT_WAITING = 3
+EXIT_DRIVEN_ELSEWHERE = 4
+EXIT_INTERNAL = 5
+"""Exit codes (the README's table): 0 the run is done; 1 it ran but some requested part
+failed (status partial or failed); 2 a usage or setup error (a bad config file, a server or
+model that cannot be reached, a missing key or file); 3 it waits for an answer; 4 another
+process drives the run; 5 an unexpected error inside zspace (``--debug`` shows where)."""
+
+SETUP_ERRORS: tuple[type[BaseException], ...] = (
+    CatalogError,
+    ChatModelUnavailable,
+    CheckpointerUnavailable,
+    ChromaUnavailable,
+    DataFileError,
+    EmbeddingModelMissing,
+    FileNotFoundError,
+    McpConfigError,
+    PostgresUnavailable,
+    ThreadNotFound,
+    TokenizerUnavailable,
+)
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    """The one error inside exception groups (task groups wrap what a server raised)."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _fail(exc: BaseException, code: int, debug: bool, prefix: str = "error: ") -> int:
+    """Print one line naming what is wrong (and the traceback with ``--debug``)."""
+    if debug:
+        traceback.print_exception(exc)
+    print(prefix + " ".join(str(exc).split()), file=sys.stderr)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``zspace`` console command."""
+    """Entry point of the ``zspace`` console command; exit codes are ``EXIT_*`` above."""
     apply_offline_environment()
     args = build_parser().parse_args(argv)
+    debug = bool(getattr(args, "debug", False))
     try:
         return int(args.handler(args))
-    except (CatalogError, EmbeddingModelMissing, FileNotFoundError, ThreadNotFound) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except (RunLeaseHeld, RunConflict) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 4
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BaseException as raised:  # noqa: BLE001 - every error becomes one line and a code
+        if isinstance(raised, SystemExit | GeneratorExit):
+            raise
+        exc = _innermost(raised)
+        if isinstance(exc, SETUP_ERRORS):
+            return _fail(exc, EXIT_SETUP, debug)
+        if isinstance(exc, RunLeaseHeld | RunConflict):
+            return _fail(exc, EXIT_DRIVEN_ELSEWHERE, debug)
+        return _fail(
+            exc, EXIT_INTERNAL, debug,
+            prefix=f"error: unexpected {type(exc).__name__} inside zspace (run again with "
+            "--debug for the traceback, and please report it): ",
+        )
 
 
 if __name__ == "__main__":

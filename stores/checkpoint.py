@@ -13,7 +13,7 @@ checkpoint or pending write is stored. Bring your own saver? Pass
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -38,7 +38,7 @@ POSTGRES_PACKAGES = "pip install 'langgraph-checkpoint-postgres>=3.2,<4' 'psycop
 
 
 class CheckpointerUnavailable(RuntimeError):
-    """A checkpointer whose optional package is not installed."""
+    """A checkpointer whose optional package is not installed, or whose server is down."""
 
 
 SaverT = TypeVar("SaverT", bound=BaseCheckpointSaver[Any])
@@ -129,10 +129,12 @@ async def postgres_checkpointer(url: str) -> AsyncIterator[Any]:
         url: A libpq connection URL, e.g. ``postgresql://user:pass@host:5432/db``.
 
     Raises:
-        CheckpointerUnavailable: ``langgraph-checkpoint-postgres`` (or psycopg) is missing.
+        CheckpointerUnavailable: ``langgraph-checkpoint-postgres`` (or psycopg) is missing,
+            or the server cannot be reached.
     """
     try:
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from psycopg import OperationalError
     except ImportError as exc:
         raise CheckpointerUnavailable(
             f"the Postgres checkpointer needs packages that are not installed ({exc}); "
@@ -152,6 +154,14 @@ async def postgres_checkpointer(url: str) -> AsyncIterator[Any]:
             masked = cast(Any, {**checkpoint, "channel_values": values})
             return await super().aput(config, masked, metadata, new_versions)
 
-    async with MaskingPostgresSaver.from_conn_string(url) as saver:
-        await saver.setup()
+    async with AsyncExitStack() as stack:
+        try:
+            saver = await stack.enter_async_context(MaskingPostgresSaver.from_conn_string(url))
+            await saver.setup()
+        except OperationalError as exc:
+            reason = " ".join(str(exc).split())
+            raise CheckpointerUnavailable(
+                f"cannot reach the Postgres checkpoint database ({reason}); check the URL "
+                "(ZSPACE_POSTGRES_URL or --postgres) and that the server is up"
+            ) from exc
         yield mask_secrets_in(saver)

@@ -85,6 +85,18 @@ def lexical_tokens(text: str) -> list[str]:
     return [lemmatize(word) for word in tokenize(text) if word not in STOPWORDS]
 
 
+class ChromaUnavailable(ConnectionError):
+    """The configured Chroma server (``ZSPACE_CHROMA_URL``) does not answer."""
+
+    def __init__(self, url: str, cause: BaseException) -> None:
+        """Name the server, why it failed, and the two ways out."""
+        super().__init__(
+            f"cannot reach the Chroma server at {url} ({' '.join(str(cause).split())}); "
+            "start it (`chroma run --path DIR --port PORT`) or unset ZSPACE_CHROMA_URL to "
+            "use the embedded index under ZSPACE_HOME"
+        )
+
+
 def make_chroma_client(path: Path | None = None, url: str | None = None) -> Any:
     """Return an embedded ``PersistentClient`` at ``path``, or an ``HttpClient`` for ``url``.
 
@@ -99,9 +111,12 @@ def make_chroma_client(path: Path | None = None, url: str | None = None) -> Any:
         if not match:
             raise ValueError(f"Chroma URL {url!r} should look like http://127.0.0.1:8000")
         scheme, host, port = match.groups()
-        return chromadb.HttpClient(
-            host=host, port=int(port or 8000), ssl=scheme == "https", settings=settings
-        )
+        try:
+            return chromadb.HttpClient(
+                host=host, port=int(port or 8000), ssl=scheme == "https", settings=settings
+            )
+        except Exception as exc:  # chromadb raises a bare ValueError when nothing answers
+            raise ChromaUnavailable(url, exc) from exc
     if path is None:
         raise ValueError("give a path for the embedded Chroma or a url for a Chroma server")
     path.mkdir(parents=True, exist_ok=True)
