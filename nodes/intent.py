@@ -9,7 +9,7 @@ Writes: intent, run_id, turn, memory, request, answer, plan, results, history, t
 gaps, candidates, agent_ranking, retrieval_rounds, alignment_rounds, clarifications,
 pending_question, retry_subintents, decisions, excluded_tools, approvals, awaiting_approval,
 awaiting_reconcile, reconciled, planner_transcript, planner_done, model_answer,
-retry_effects.
+retry_effects, policy_refused.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ async def parse_intent(
     gaps, candidates, agent_ranking, retrieval_rounds, alignment_rounds, clarifications,
     pending_question, retry_subintents, decisions, excluded_tools, approvals, awaiting_approval,
     awaiting_reconcile, reconciled, planner_transcript, planner_done, model_answer,
-    retry_effects.
+    retry_effects, policy_refused.
     """
     context = resolve_context(runtime)
     writer = get_stream_writer()

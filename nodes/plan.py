@@ -1,7 +1,7 @@
 """plan: decide an action per sub-intent and build the DAG of calls (NaviAgent's decider).
 
 ``plan`` — Reads: intent, candidates, clarifications, excluded_tools, retrieval_rounds, plan,
-results, planner_transcript, token_ledger, gaps.
+results, planner_transcript, token_ledger, gaps, policy_refused.
 Writes: plan, pending_question, retry_subintents, gaps, decisions, planner_transcript,
 planner_done, model_answer, token_ledger, candidates.
 

@@ -1,8 +1,8 @@
 """retrieve: step-wise retrieval, one query per sub-intent, over the joint tool index.
 
 ``retrieve`` — Reads: intent, candidates, agent_ranking, retry_subintents, excluded_tools,
-retrieval_rounds. Writes: candidates, agent_ranking, retrieval_rounds, retry_subintents,
-token_ledger.
+retrieval_rounds, policy_refused. Writes: candidates, agent_ranking, retrieval_rounds,
+retry_subintents, token_ledger, policy_refused.
 """
 
 from __future__ import annotations
@@ -91,8 +91,9 @@ async def retrieve(
 
     Sub-intents listed in ``retry_subintents`` are searched again with a reformulated query;
     the others keep their candidates. Tools outside the run's environment allow-list never
-    become candidates. The search itself (encoder, Chroma, BM25, files) runs in a worker
-    thread, off the event loop.
+    become candidates; those among the best ranked are kept apart (``policy_refused``) so
+    the planner can say that the tool that fits is refused by policy, and how to allow it.
+    The search itself (encoder, Chroma, BM25, files) runs in a worker thread, off the loop.
     """
     context = resolve_context(runtime)
     writer = get_stream_writer()
@@ -117,6 +118,7 @@ def _rank_candidates(
     retry = set(state.get("retry_subintents") or [])
     candidates: dict[str, list[Candidate]] = dict(state.get("candidates") or {})
     agent_ranking: dict[str, list[str]] = dict(state.get("agent_ranking") or {})
+    refused: dict[str, list[Candidate]] = dict(state.get("policy_refused") or {})
     excluded = state.get("excluded_tools") or {}
     todo = [
         sub
@@ -167,6 +169,9 @@ def _rank_candidates(
             context.environments,
         )
         agent_ranking[sub["id"]] = [a.agent for a in result.agents]
+        refused[sub["id"]] = _refused_by_policy(
+            index, catalog, query, sub, vector, context, excluded.get(sub["id"], [])
+        )
         events.append(
             {
                 "event": "candidates",
@@ -183,5 +188,36 @@ def _rank_candidates(
         "retrieval_rounds": (state.get("retrieval_rounds") or 0) + (1 if retry else 0),
         "retry_subintents": [],
         "token_ledger": dict(token_ledger(specs, catalog)),
+        "policy_refused": refused,
     }
     return update, events
+
+
+def _refused_by_policy(
+    index: ToolIndex,
+    catalog: Catalog,
+    query: str,
+    sub: SubIntent,
+    vector: Any,
+    context: Context,
+    excluded: list[str],
+) -> list[Candidate]:
+    """The best-ranked tools for the query that the run's environments do not allow.
+
+    The same ranking without the environment filter (the query vector is reused): what the
+    run would have been offered had the policy allowed it. Never called; the planner only
+    names them.
+    """
+    if not context.environments:
+        return []
+    result = rank_tools(
+        index, query, sub["keywords"], k_tools=context.top_k, k_agents=1,
+        config=context.retrieval_config(), environments=None, query_vector=vector,
+    )
+    return [
+        {"tool_id": t.tool_id, "agent": t.agent, "score": round(t.score, 6),
+         "call_name": catalog.tools[t.tool_id].call_name}
+        for t in result.tools
+        if t.tool_id in catalog.tools and t.tool_id not in excluded
+        and not callable_in(catalog.tools[t.tool_id], context.environments)
+    ]

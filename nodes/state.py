@@ -192,6 +192,10 @@ class ZState(InputState, OutputState, total=False):
 
     run_id: str
     candidates: dict[str, list[Candidate]]
+    # Tools that rank among a sub-intent's best but the run's environment policy refuses:
+    # never called, only named when they fit better than anything callable (the fix is one
+    # line of config).
+    policy_refused: dict[str, list[Candidate]]
     agent_ranking: dict[str, list[str]]
     retrieval_rounds: int
     alignment_rounds: int

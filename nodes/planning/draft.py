@@ -25,6 +25,7 @@ class PlanRequest:
     excluded: Mapping[str, Sequence[str]] = field(default_factory=dict)
     retrieval_rounds: int = 0
     retry_effects: Mapping[str, bool] = field(default_factory=dict)
+    policy_refused: Mapping[str, Sequence[Candidate]] = field(default_factory=dict)
 
     @classmethod
     def from_state(cls, state: ZState) -> PlanRequest:
@@ -36,6 +37,7 @@ class PlanRequest:
             excluded=state.get("excluded_tools") or {},
             retrieval_rounds=state.get("retrieval_rounds") or 0,
             retry_effects=state.get("retry_effects") or {},
+            policy_refused=state.get("policy_refused") or {},
         )
 
 

@@ -120,6 +120,37 @@ def score_candidates(
     return scored
 
 
+def closeness(candidate: ScoredCandidate) -> float:
+    """How well a candidate's name fits the clause, whatever its retrieval rank."""
+    return candidate.score - 1.0 / (candidate.rank + 1)
+
+
+def refused_fits_better(
+    sub: SubIntent,
+    refused: Sequence[Candidate],
+    eligible: Sequence[ScoredCandidate],
+    chosen: ToolSpec | None,
+    catalog: Catalog,
+    lexicon: Lexicon,
+    retry_effect: bool | None = None,
+) -> ScoredCandidate | None:
+    """The best tool the environment policy refused, when it fits better than the choice.
+
+    Scored as any candidate (without the environment rule): it wins when nothing callable
+    was chosen, or when its name fits the clause strictly better than the chosen tool's
+    (a production twin with the same name as the test tool never wins).
+    """
+    scored = score_candidates(sub, refused, [], catalog, lexicon, None, retry_effect)
+    if not scored:
+        return None
+    best = scored[0]
+    chosen_entry = next((c for c in eligible if chosen is not None and c.spec.id == chosen.id),
+                        None)
+    if chosen_entry is None or closeness(best) > closeness(chosen_entry):
+        return best
+    return None
+
+
 def name_residue(sub: SubIntent, spec: ToolSpec, lexicon: Lexicon) -> int:
     """Words of the tool's name the clause does not account for.
 

@@ -26,11 +26,17 @@ from nodes.planning.binding import (
     schema_properties,
 )
 from nodes.planning.draft import PlanDraft, PlanRequest
-from nodes.planning.eligibility import nothing_understood, score_candidates
+from nodes.planning.eligibility import (
+    ScoredCandidate,
+    nothing_understood,
+    refused_fits_better,
+    score_candidates,
+)
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
+from stores.execution.policy import environment_fix
 from stores.language.entities import extract_entities
 from stores.language.lexicon import Lexicon
 
@@ -109,6 +115,15 @@ class RulePlanner:
             # A read may answer a clause nobody understood ("hola"), but asking the user
             # for a value of a tool the planner only guessed at answers nothing.
             choice = None
+        refused = self._refused_fits_better(draft, sub, choice)
+        if refused is not None:
+            draft.gaps.append(
+                f"{sub['text']}: not done: the tool that fits, {refused.spec.id}, was refused "
+                f"by the environment policy: "
+                f"{environment_fix(refused.spec, self.context.environments or ['test'])}"
+            )
+            draft.decide(sub["id"], "gap", tool=refused.spec.id, reason="environment policy")
+            return True
         if choice is None:
             if draft.request.retrieval_rounds < self.context.max_retrieval_rounds:
                 draft.retrieve_again.append(sub["id"])
@@ -143,6 +158,29 @@ class RulePlanner:
         draft.add_calls(sub["id"], choice.calls)
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
+
+    def _refused_fits_better(
+        self, draft: PlanDraft, sub: SubIntent, choice: BoundChoice | None
+    ) -> ScoredCandidate | None:
+        """A tool the environment policy refused that fits the clause better than the choice."""
+        request = draft.request
+        refused = request.policy_refused.get(sub["id"], [])
+        if not refused:
+            return None
+        retry_effect = request.retry_effects.get(sub["id"])
+        eligible = score_candidates(
+            sub,
+            request.candidates.get(sub["id"], []),
+            request.excluded.get(sub["id"], []),
+            self.catalog,
+            self.lexicon,
+            self.context.environments,
+            retry_effect,
+        )
+        chosen = choice.spec if choice is not None else None
+        return refused_fits_better(
+            sub, refused, eligible, chosen, self.catalog, self.lexicon, retry_effect
+        )
 
     def _choose_and_bind(self, draft: PlanDraft, sub: SubIntent) -> BoundChoice | None:
         """Pick the core tool by name fit, rank and how well the user's values bind to it.

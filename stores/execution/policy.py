@@ -63,16 +63,44 @@ def environment_refusal(
     """
     if allowed is None or environment_allows(spec.environment, side_effect, allowed):
         return None
+    return f"tool {spec.id!r} was not called: {environment_fix(spec, allowed)}"
+
+
+def environment_fix(spec: ToolSpec, allowed: Sequence[str]) -> str:
+    """Why the environment rule refuses the tool, and the one change that allows it.
+
+    A tool tagged for another environment is allowed by adding that environment to the
+    run's allow-list; an untagged one that may write, by one line in its server's entry of
+    the MCP config (``"environment": "test"``, then index again) or in its catalog entry.
+
+    Args:
+        spec: The refused tool.
+        allowed: The run's environment allow-list.
+    """
     if spec.environment:
         return (
-            f"tool {spec.id!r} belongs to environment {spec.environment!r}, but this run "
-            f"may only reach {list(allowed)}; it was not called (change the run's "
-            "environment allow-list if this is intended)"
+            f"it belongs to environment {spec.environment!r} and this run may only reach "
+            f"{list(allowed)}; to allow it, run with --env {spec.environment} (Context "
+            f"environments=[..., {spec.environment!r}])"
         )
+    target = allowed[0] if allowed else "test"
+    if spec.source.startswith("mcp:") or DEFINITION_HASH_KEY in spec.annotations:
+        server = spec.agent  # an MCP tool's agent is its server's name in the config
+        where = (
+            f'add "environment": "{target}" to the "{server}" entry of your MCP config '
+            "(mcp.json), then run `zspace index --mcp CONFIG` again"
+        )
+        owner = f"server {server!r}"
+    else:
+        where = (
+            f'add "environment": "{target}" to tool {spec.name!r} in its catalog'
+            + (f" ({spec.source})" if spec.source else "")
+            + ", then index it again"
+        )
+        owner = "it"
     return (
-        f"tool {spec.id!r} has no environment tag and may write "
-        f"(side_effect={spec.side_effect}); untagged tools may only read, so it was "
-        "not called (tag it with an environment in the catalog)"
+        f"it may write and {owner} has no environment tag, so the policy lets a run only "
+        f"read from it; to allow writes, {where}"
     )
 
 

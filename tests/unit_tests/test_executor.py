@@ -275,7 +275,7 @@ async def test_environment_policy() -> None:
     executor = ToolExecutor(catalog, allowed_environments=["test"])
     assert (await executor.execute(call("misc/read", {})))["status"] == "ok"
     refused_write = await executor.execute(call("misc/write", {}))
-    assert refused_write["error_kind"] == "policy" and "untagged" in refused_write["error"]
+    assert refused_write["error_kind"] == "policy" and "no environment tag" in refused_write["error"]
     refused_prod = await executor.execute(call("misc/prod_read", {}))
     assert refused_prod["error_kind"] == "policy" and "'prod'" in refused_prod["error"]
 

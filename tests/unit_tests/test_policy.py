@@ -58,7 +58,9 @@ def test_environment_allow_list() -> None:
     assert environment_refusal(spec("prod", False), False, ["test"])
     assert environment_refusal(spec("test", True), True, ["test"]) is None
     assert environment_refusal(spec(None, False), False, ["test"]) is None
-    assert "untagged" in str(environment_refusal(spec(None, True), True, ["test"]))
+    untagged_writer = str(environment_refusal(spec(None, True), True, ["test"]))
+    assert "no environment tag" in untagged_writer
+    assert 'add "environment": "test" to tool' in untagged_writer
     assert decide(spec("test", True, "delete_user"), allowed_environments=["test"],
                   destructive_patterns=["delete_*"]).decision == "needs_approval"
     assert decide(spec("test", True, "delete_user"), allowed_environments=["test"],
