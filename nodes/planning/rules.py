@@ -124,6 +124,12 @@ class RulePlanner:
             )
             draft.decide(sub["id"], "gap", tool=refused.spec.id, reason="environment policy")
             return True
+        short = self._retry_falls_short(draft, sub, choice)
+        if short is not None:
+            # The alignment check adds which call failed and why.
+            draft.gaps.append(f"{sub['text']}: not retried: {short}")
+            draft.decide(sub["id"], "gap", reason="retry falls short")
+            return True
         if choice is None:
             if draft.request.retrieval_rounds < self.context.max_retrieval_rounds:
                 draft.retrieve_again.append(sub["id"])
@@ -158,6 +164,40 @@ class RulePlanner:
         draft.add_calls(sub["id"], choice.calls)
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
+
+    def _retry_falls_short(
+        self, draft: PlanDraft, sub: SubIntent, choice: BoundChoice | None
+    ) -> str | None:
+        """Why the retry of a failed sub-intent must stop here, or None when it may go on.
+
+        Another tool is tried only when it fits the clause as well as the one that failed
+        and runs on what the user gave: a failure is never turned into a question about an
+        unrelated tool, nor papered over by a lookup the request did not ask for.
+        """
+        request = draft.request
+        failed = request.excluded.get(sub["id"], [])
+        if choice is None or sub["id"] not in request.retry_effects or not failed:
+            return None
+        if choice.missing:
+            return (
+                f"the other tool of the same kind, {choice.spec.id}, needs "
+                f"'{choice.missing[0]}', which the request does not give"
+            )
+        failed_fit = max(
+            (c.fit for c in score_candidates(
+                sub, [{"tool_id": t, "agent": "", "score": 0.0, "call_name": ""} for t in failed],
+                [], self.catalog, self.lexicon, None,
+            )),
+            default=0.0,
+        )
+        eligible = score_candidates(
+            sub, request.candidates.get(sub["id"], []), failed, self.catalog, self.lexicon,
+            self.context.environments, request.retry_effects.get(sub["id"]),
+        )
+        chosen_fit = next((c.fit for c in eligible if c.spec.id == choice.spec.id), 0.0)
+        if chosen_fit < failed_fit:
+            return f"no other tool fits it as well as {failed[-1]}"
+        return None
 
     def _refused_fits_better(
         self, draft: PlanDraft, sub: SubIntent, choice: BoundChoice | None
