@@ -5,6 +5,11 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Third-party MCP servers from npm for the integration tests, pinned by a lock file and
+# installed with `npm ci` into the venv (never globally); skipped with a note without npm.
+NODE_DIR := $(VENV)/node
+NPM_SPEC := tests/integration_tests/npm
+NODE_STAMP := $(NODE_DIR)/.zspace-installed
 # Offline by default: nothing may reach a model hub or telemetry endpoint.
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
@@ -32,7 +37,10 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install -q --no-deps "bfcl-eval==2026.3.23"
 	touch $(STAMP)
 
-install: $(STAMP) ## build .venv with zspace and its dev tools
+$(NODE_STAMP): $(STAMP) $(NPM_SPEC)/package.json $(NPM_SPEC)/package-lock.json
+	$(BIN)/python -m tests.integration_tests.npm_servers $(NODE_DIR)
+
+install: $(STAMP) $(NODE_STAMP) ## build .venv with zspace, its dev tools and the test MCP servers
 
 demo: $(STAMP) ## set up and run the main job on the embedded default (offline)
 	$(BIN)/zspace demo
@@ -40,7 +48,7 @@ demo: $(STAMP) ## set up and run the main job on the embedded default (offline)
 unit: $(STAMP) ## fast offline unit tests
 	$(BIN)/python -m pytest tests/unit_tests -q
 
-integration: $(STAMP) ## integration tests (real Chroma, SQLite, subprocesses, servers)
+integration: $(STAMP) $(NODE_STAMP) ## integration tests (real Chroma, SQLite, subprocesses, servers)
 	$(BIN)/python -m pytest tests/integration_tests -q
 
 lint: $(STAMP) ## ruff
@@ -52,7 +60,7 @@ type: $(STAMP) ## mypy --strict on the three layers
 notebooks: $(STAMP) ## execute the notebooks
 	@if ls notebooks/*.ipynb >/dev/null 2>&1; then $(BIN)/python -m pytest --nbmake notebooks -q; else echo "no notebooks yet"; fi
 
-test: $(STAMP) ## everything CI checks: lint, types, unit + integration tests, notebooks
+test: $(STAMP) $(NODE_STAMP) ## everything CI checks: lint, types, unit + integration tests, notebooks
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory type
 	$(BIN)/python -m pytest tests -q -p no:cacheprovider
