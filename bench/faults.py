@@ -3,7 +3,8 @@
 Each scenario runs a tool that misbehaves (hangs in blocking code, is slow, raises, answers
 like a failing server, returns megabytes or non-UTF-8 bytes, kills its MCP server mid-call)
 through :class:`~stores.execution.executor.ToolExecutor` with a call ledger, and records what
-happened.
+happened. One more runs the whole graph: a read fails while writers are among its sub-intent's
+candidates, and nothing may be written in its place.
 ``tests/integration_tests/test_faults.py`` asserts the same rows; this module writes the fault
 table to ``bench/results/faults.md``.
 """
@@ -184,6 +185,87 @@ async def _mcp_rows(tmp: Path) -> list[FaultRow]:
     return rows
 
 
+WRITERS_REQUEST = "look up the user with account number 123456"
+
+
+def _shop_with_a_failing_read(effects: dict[str, int]) -> Catalog:
+    """A failing user lookup among writers that take the same account number."""
+    catalog = Catalog()
+
+    def get_user_by_account(account_number: str) -> dict[str, Any]:
+        """Look up a user by account number (read-only)."""
+        raise ValueError("the user directory is offline")
+
+    def wrote(name: str) -> dict[str, Any]:
+        effects[name] = effects.get(name, 0) + 1
+        return {"ok": True}
+
+    def create_user(account_number: str, name: str = "Test user") -> dict[str, Any]:
+        """Create a user with this account number."""
+        return wrote("create_user")
+
+    def update_user(account_number: str, name: str = "Test user") -> dict[str, Any]:
+        """Update the user with this account number."""
+        return wrote("update_user")
+
+    def issue_coupon(account_number: str, amount: float = 5.0) -> dict[str, Any]:
+        """Issue a coupon to the user with this account number."""
+        return wrote("issue_coupon")
+
+    def delete_user(account_number: str) -> dict[str, Any]:
+        """Delete the user with this account number."""
+        return wrote("delete_user")
+
+    for function, side_effect in ((get_user_by_account, False), (create_user, True),
+                                  (update_user, True), (issue_coupon, True),
+                                  (delete_user, True)):
+        catalog.register_function(function, agent="shop", environment="test",
+                                  side_effect=side_effect)
+    return catalog
+
+
+async def _writers_among_candidates_row(tmp: Path) -> FaultRow:
+    """The whole graph: a read fails, writers are candidates; none may run in its place."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graph.builder import build_graph
+    from graph.deps import Deps
+    from graph.streaming import current_outcome
+    from nodes.context import Context
+    from stores.catalog.enrich import enrich_catalog
+    from stores.retrieval.index import ToolIndex
+
+    effects: dict[str, int] = {}
+    catalog = _shop_with_a_failing_read(effects)
+    enrich_catalog(catalog)
+    deps = Deps(catalog=catalog, home=tmp / "home")
+    deps.index = ToolIndex(tmp / "index", deps.get_embedder(), name="faults")
+    deps.index.sync(catalog)
+    graph = build_graph(deps).compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "writers"}}
+    started = time.monotonic()
+    await graph.ainvoke({"request": WRITERS_REQUEST}, config,
+                        context=Context(top_k=10, max_alignment_retries=2, pre_approved=True))
+    seconds = time.monotonic() - started
+    outcome = await current_outcome(graph, "writers")
+    values = outcome.values
+    writers = sorted({c["tool_id"] for subs in (values.get("candidates") or {}).values()
+                      for c in subs if catalog.tools[c["tool_id"]].side_effect})
+    called = [r for r in [*(values.get("history") or []), *values["results"].values()]]
+    failed = next((r for r in called if r["status"] == "error"), {"attempts": 0})
+    answer = str(values.get("answer") or "")
+    record = {"status": outcome.status, "error_kind": failed.get("error_kind"),
+              "attempts": len(called), "answer": answer, "writers": writers,
+              "calls": [r["tool_id"] for r in called], "gaps": list(values.get("gaps") or [])}
+    observed = (
+        f"{len(writers)} writers among the candidates ({', '.join(writers)}); calls made: "
+        f"{', '.join(record['calls']) or 'none'}; run status {outcome.status}; the answer "
+        f"says: {'; '.join(record['gaps'])}"
+    )
+    return _row("failed read with writers among the candidates (whole graph)", record, seconds,
+                sum(effects.values()), observed)
+
+
 def _row(
     fault: str, record: Any, seconds: float, effects: int | None, observed: str
 ) -> FaultRow:
@@ -230,6 +312,7 @@ async def fault_rows(tmp: Path, deadline_s: float = 1.0) -> list[FaultRow]:
         )
         rows.append(_row(fault, record, seconds, effects.get(tool), observed))
     rows.extend(await _mcp_rows(tmp / "mcp"))
+    rows.append(await _writers_among_candidates_row(tmp / "writers"))
     return rows
 
 
@@ -259,7 +342,8 @@ def main(argv: list[str]) -> int:
         "# Tool faults\n\n"
         f"`python -m bench faults` — {machine_line()}\n\n"
         "Executor settings: deadline 1 s per attempt, 2 retries with backoff 0.05 s doubling, "
-        "output cap 20,000 chars, call ledger on. Time is per call including retries.\n\n"
+        "output cap 20,000 chars, call ledger on. Time is per call including retries (the "
+        "whole-graph row: the run; its status is the run's, its attempts the calls made).\n\n"
         + table + "\n"
     )
     write_result("faults.md", text)

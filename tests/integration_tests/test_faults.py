@@ -70,3 +70,14 @@ async def test_a_hanging_tool_ends_in_an_answer_that_states_the_failure(tmp_path
     assert result["status"] == "error" and result["error_kind"] == "unknown_outcome"
     assert state["results"]["s2.core"]["status"] == "ok"
     assert "Not done" in state["answer"] and "deadline" in state["answer"]
+
+
+def test_a_failed_read_with_writers_among_the_candidates_writes_nothing(
+    rows: dict[str, FaultRow],
+) -> None:
+    row = rows["failed read with writers among the candidates (whole graph)"]
+    assert row.record["writers"], "the scenario needs writers among the candidates"
+    assert row.effects == 0 and row.status == "failed"
+    assert row.record["calls"] == ["shop/get_user_by_account"]
+    assert "get_user_by_account" in row.record["answer"]
+    assert "the user directory is offline" in row.record["answer"]
