@@ -4,6 +4,8 @@
   or Postgres when ``ZSPACE_POSTGRES_URL`` / a URL is given, with the call ledger in the same
   database) and the MCP sessions of the servers that were indexed.
 - :func:`open_checkpointer` opens that checkpointer alone (``zspace threads``).
+- :func:`index_mcp_servers` and :func:`mcp_sessions` give an embedded graph MCP servers:
+  index their tools, then serve its calls on them.
 - :func:`server_deps` and :class:`SavedMcpBackend` serve long-lived servers (``langgraph
   dev``, ``zspace mcp``) over the MCP config ``zspace index --mcp`` last used.
 - :func:`require_chat_model` checks that an asked-for chat model can be used, before a run
@@ -15,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -122,23 +124,7 @@ async def open_runtime(
     url = configured_postgres_url(postgres_url)
     async with AsyncExitStack() as stack:
         if mcp_config is not None:
-            from stores.execution.backends import McpBackend
-            from stores.mcp.config import load_mcp_config
-            from stores.mcp.pool import McpSessionPool
-
-            config = load_mcp_config(mcp_config)
-            pool = await stack.enter_async_context(McpSessionPool(config))
-            backend = McpBackend(pool)
-            added = [server for server in config.servers if server not in deps.backends]
-            for server in added:
-                deps.backends[server] = backend
-
-            def forget_backends() -> None:
-                # The pool closes with this block: a Deps reused later must not keep it.
-                for server in added:
-                    deps.backends.pop(server, None)
-
-            stack.callback(forget_backends)
+            await stack.enter_async_context(mcp_sessions(deps, mcp_config))
         if url and deps.ledger is None:
             from stores.execution.ledger.calls import CallLedger
 
@@ -152,6 +138,64 @@ async def open_runtime(
             stack.callback(close_ledger)
         saver = await stack.enter_async_context(open_checkpointer(deps, url))
         yield build_graph(deps).compile(checkpointer=saver, name="zspace")
+
+
+McpConfigSource = str | Path | Mapping[str, Any]
+"""An MCP config: a path to an ``mcp.json``, or the ``{"mcpServers": {...}}`` object itself."""
+
+
+def _mcp_config(config: McpConfigSource) -> Any:
+    from stores.mcp.config import load_mcp_config, parse_mcp_config
+
+    if isinstance(config, Mapping):
+        return parse_mcp_config(dict(config), base_dir=Path.cwd())
+    return load_mcp_config(config)
+
+
+async def index_mcp_servers(deps: Deps, config: McpConfigSource) -> Any:
+    """List every server's tools into ``deps``' catalog and index them, as ``zspace index``.
+
+    The tools join ``deps.catalog`` (a new catalog when it has none) with derived tags, and
+    ``deps.get_index()`` is synced to it. Returns the load report (per server: tools, time, or
+    why it failed; print it).
+
+    Raises:
+        McpConfigError: the config is invalid (nothing started).
+    """
+    from stores.catalog.enrich import enrich_catalog
+    from stores.catalog.mcp import load_mcp_catalog
+    from stores.catalog.model import Catalog
+
+    loaded = await asyncio.to_thread(_mcp_config, config)
+    catalog = deps.catalog if deps.catalog is not None else Catalog()
+    _, report = await load_mcp_catalog(loaded, catalog=catalog)
+    await asyncio.to_thread(enrich_catalog, catalog)
+    deps.catalog = catalog
+    index = await asyncio.to_thread(deps.get_index)
+    await asyncio.to_thread(index.sync, catalog)
+    return report
+
+
+@asynccontextmanager
+async def mcp_sessions(deps: Deps, config: McpConfigSource) -> AsyncIterator[None]:
+    """Serve the tool calls of ``deps``' graphs on the config's servers for the block.
+
+    One session per server, started on first use, restarted once if it dies, closed on exit;
+    servers that already have a backend in ``deps.backends`` keep it.
+    """
+    from stores.execution.backends import mcp_backends
+    from stores.mcp.pool import McpSessionPool
+
+    loaded = await asyncio.to_thread(_mcp_config, config)
+    async with McpSessionPool(loaded) as pool:
+        added = {k: v for k, v in mcp_backends(pool).items() if k not in deps.backends}
+        deps.backends.update(added)
+        try:
+            yield
+        finally:
+            # The pool closes with this block: a Deps reused later must not keep it.
+            for server in added:
+                deps.backends.pop(server, None)
 
 
 class ChatModelUnavailable(RuntimeError):
