@@ -137,10 +137,15 @@ def refused_fits_better(
     """The best tool the environment policy refused, when it fits better than the choice.
 
     Scored as any candidate (without the environment rule): it wins when nothing callable
-    was chosen, or when its name fits the clause strictly better than the chosen tool's
-    (a production twin with the same name as the test tool never wins).
+    was chosen, or when its name fits the clause strictly better than the chosen tool's. A
+    refused tool with the name of a callable candidate (a production twin of the test tool)
+    never wins: the callable one is the one meant.
     """
-    scored = score_candidates(sub, refused, [], catalog, lexicon, None, retry_effect)
+    callable_names = {c.spec.name for c in eligible}
+    scored = [
+        c for c in score_candidates(sub, refused, [], catalog, lexicon, None, retry_effect)
+        if c.spec.name not in callable_names
+    ]
     if not scored:
         return None
     best = scored[0]

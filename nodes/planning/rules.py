@@ -36,7 +36,7 @@ from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
-from stores.execution.policy import environment_fix
+from stores.execution.policy import environment_fix, listed_over_mcp
 from stores.language.entities import extract_entities
 from stores.language.lexicon import Lexicon
 
@@ -116,6 +116,8 @@ class RulePlanner:
             # for a value of a tool the planner only guessed at answers nothing.
             choice = None
         refused = self._refused_fits_better(draft, sub, choice)
+        if refused is not None and not self._policy_explains(draft, choice, refused.spec):
+            refused = None
         if refused is not None:
             draft.gaps.append(
                 f"{sub['text']}: not done: the tool that fits, {refused.spec.id}, was refused "
@@ -170,9 +172,8 @@ class RulePlanner:
     ) -> str | None:
         """Why the retry of a failed sub-intent must stop here, or None when it may go on.
 
-        Another tool is tried only when it fits the clause as well as the one that failed
-        and runs on what the user gave: a failure is never turned into a question about an
-        unrelated tool, nor papered over by a lookup the request did not ask for.
+        Another tool is tried only when it runs on what the user gave: a failure is never
+        turned into a question about a tool the user did not pick.
         """
         request = draft.request
         failed = request.excluded.get(sub["id"], [])
@@ -183,21 +184,21 @@ class RulePlanner:
                 f"the other tool of the same kind, {choice.spec.id}, needs "
                 f"'{choice.missing[0]}', which the request does not give"
             )
-        failed_fit = max(
-            (c.fit for c in score_candidates(
-                sub, [{"tool_id": t, "agent": "", "score": 0.0, "call_name": ""} for t in failed],
-                [], self.catalog, self.lexicon, None,
-            )),
-            default=0.0,
-        )
-        eligible = score_candidates(
-            sub, request.candidates.get(sub["id"], []), failed, self.catalog, self.lexicon,
-            self.context.environments, request.retry_effects.get(sub["id"]),
-        )
-        chosen_fit = next((c.fit for c in eligible if c.spec.id == choice.spec.id), 0.0)
-        if chosen_fit < failed_fit:
-            return f"no other tool fits it as well as {failed[-1]}"
         return None
+
+    def _policy_explains(
+        self, draft: PlanDraft, choice: BoundChoice | None, refused: ToolSpec
+    ) -> bool:
+        """Whether a refused tool that fits better is the answer, not the planner's choice.
+
+        A tool of the user's own MCP server that lacks an environment tag displaces a worse
+        callable choice (the run must not write elsewhere instead); any other refused tool
+        (another environment, an untagged catalog entry) is only named when nothing callable
+        fits after the last retrieval round.
+        """
+        if choice is not None:
+            return listed_over_mcp(refused) and not refused.environment
+        return draft.request.retrieval_rounds >= self.context.max_retrieval_rounds
 
     def _refused_fits_better(
         self, draft: PlanDraft, sub: SubIntent, choice: BoundChoice | None

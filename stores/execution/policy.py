@@ -66,6 +66,11 @@ def environment_refusal(
     return f"tool {spec.id!r} was not called: {environment_fix(spec, allowed)}"
 
 
+def listed_over_mcp(spec: ToolSpec) -> bool:
+    """Whether the tool came from an MCP server (its definition hash was pinned at indexing)."""
+    return spec.source.startswith("mcp:") or DEFINITION_HASH_KEY in spec.annotations
+
+
 def environment_fix(spec: ToolSpec, allowed: Sequence[str]) -> str:
     """Why the environment rule refuses the tool, and the one change that allows it.
 
@@ -84,7 +89,7 @@ def environment_fix(spec: ToolSpec, allowed: Sequence[str]) -> str:
             f"environments=[..., {spec.environment!r}])"
         )
     target = allowed[0] if allowed else "test"
-    if spec.source.startswith("mcp:") or DEFINITION_HASH_KEY in spec.annotations:
+    if listed_over_mcp(spec):
         server = spec.agent  # an MCP tool's agent is its server's name in the config
         where = (
             f'add "environment": "{target}" to the "{server}" entry of your MCP config '
