@@ -120,7 +120,7 @@ class RulePlanner:
             refused = None
         if refused is not None:
             draft.gaps.append(
-                f"{sub['text']}: not done: the tool that fits, {refused.spec.id}, was refused "
+                f"{sub['text']}: the tool that fits, {refused.spec.id}, was refused "
                 f"by the environment policy: "
                 f"{environment_fix(refused.spec, self.context.environments or ['test'])}"
             )
