@@ -30,6 +30,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import Context, resolve_context
 from nodes.planning.draft import PlanDraft, PlannerFactory
+from nodes.planning.eligibility import own_untagged_server_tool, refused_gap
 from nodes.planning.model import ModelPlanner, ModelPlannerError, ModelStep
 from nodes.state import Candidate, ZState
 from stores.catalog.model import Catalog
@@ -159,7 +160,29 @@ async def _plan_with_model(
         # Text (the answer), or nothing left that could run: planning ends here.
         update["planner_done"] = True
         update["model_answer"] = step.answer or ""
+        update["gaps"] = gaps + _refused_by_policy(state, plan_so_far, catalog, context)
     return update
+
+
+def _refused_by_policy(
+    state: ZState, plan_so_far: list[Any], catalog: Catalog, context: Context
+) -> list[str]:
+    """Gaps for the parts the model left without a call whose best tool the policy refused.
+
+    Only a tool of the user's own MCP server without an environment tag is named: it is one
+    line of config away, and the model never saw it (refused tools are not offered).
+    """
+    covered = {call["sub_intent_id"] for call in plan_so_far}
+    refused = state.get("policy_refused") or {}
+    gaps = []
+    for sub in state["intent"]["sub_intents"]:
+        if sub["action"] == "direct_answer" or sub["id"] in covered:
+            continue
+        specs = [catalog.tools.get(c["tool_id"]) for c in refused.get(sub["id"], [])]
+        spec = next((s for s in specs if s is not None and own_untagged_server_tool(s)), None)
+        if spec is not None:
+            gaps.append(refused_gap(sub, spec, context.environments))
+    return gaps
 
 
 def _count_model_tokens(ledger: dict[str, Any], step: ModelStep) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from nodes.state import Candidate, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
-from stores.execution.policy import environment_allows
+from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
 from stores.language.keywords import lemmatize, tokenize
 from stores.language.lexicon import Lexicon
 
@@ -118,6 +118,19 @@ def score_candidates(
         scored.append(ScoredCandidate(score, rank, spec, fit))
     scored.sort(key=lambda item: (-item.score, item.rank))
     return scored
+
+
+def refused_gap(sub: SubIntent, spec: ToolSpec, environments: Sequence[str] | None) -> str:
+    """The gap that names a tool the environment policy refused and the line that allows it."""
+    return (
+        f"{sub['text']}: the tool that fits, {spec.id}, was refused by the environment policy: "
+        f"{environment_fix(spec, list(environments or []) or ['test'])}"
+    )
+
+
+def own_untagged_server_tool(spec: ToolSpec) -> bool:
+    """A tool of the user's MCP server that lacks an environment tag (one config line away)."""
+    return listed_over_mcp(spec) and not spec.environment
 
 
 def closeness(candidate: ScoredCandidate) -> float:

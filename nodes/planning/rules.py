@@ -29,14 +29,15 @@ from nodes.planning.draft import PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
     ScoredCandidate,
     nothing_understood,
+    own_untagged_server_tool,
     refused_fits_better,
+    refused_gap,
     score_candidates,
 )
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
-from stores.execution.policy import environment_fix, listed_over_mcp
 from stores.language.entities import extract_entities
 from stores.language.lexicon import Lexicon
 
@@ -119,11 +120,7 @@ class RulePlanner:
         if refused is not None and not self._policy_explains(draft, choice, refused.spec):
             refused = None
         if refused is not None:
-            draft.gaps.append(
-                f"{sub['text']}: the tool that fits, {refused.spec.id}, was refused "
-                f"by the environment policy: "
-                f"{environment_fix(refused.spec, self.context.environments or ['test'])}"
-            )
+            draft.gaps.append(refused_gap(sub, refused.spec, self.context.environments))
             draft.decide(sub["id"], "gap", tool=refused.spec.id, reason="environment policy")
             return True
         short = self._retry_falls_short(draft, sub, choice)
@@ -197,7 +194,7 @@ class RulePlanner:
         fits after the last retrieval round.
         """
         if choice is not None:
-            return listed_over_mcp(refused) and not refused.environment
+            return own_untagged_server_tool(refused)
         return draft.request.retrieval_rounds >= self.context.max_retrieval_rounds
 
     def _refused_fits_better(
