@@ -324,7 +324,8 @@ def _report(outcome: RunOutcome, deps: Deps, args: argparse.Namespace) -> int:
         if args.json:
             print(
                 json.dumps(
-                    {"thread_id": outcome.thread_id, "interrupt": outcome.interrupt},
+                    {"thread_id": outcome.thread_id, "status": outcome.status,
+                     "interrupt": outcome.interrupt},
                     default=str,
                 )
             )

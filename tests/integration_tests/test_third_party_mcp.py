@@ -159,7 +159,8 @@ def test_a_failing_request_writes_nothing_and_never_says_done(
     before = servers.snapshot()
     code, payload, printed = servers.run(request)
     assert servers.snapshot() == before, f"{request!r} wrote something"
-    assert payload.get("status") != "done" and code != 0, printed
+    assert payload["status"] in {"failed", "partial", "waiting for input"}, printed
+    assert code != 0, printed
     assert all(status != "ok" for _, status, _ in calls(payload)), payload
 
 
