@@ -187,8 +187,9 @@ class LiveMcpSync:
         temporary.write_text(json.dumps(fresh.to_document(), ensure_ascii=False))
         temporary.replace(home / ACTIVE_CATALOG)
         with self.deps._lock:
+            # Replaced, not edited: runs in flight keep theirs (Deps.pin_catalog), and the
+            # dependency graph is rebuilt for the new catalog on next use.
             self.deps.catalog = fresh
-            self.deps._graph = None  # the dependency graph is rebuilt on next use
         return {
             "added": sorted(set(after) - set(before)),
             "removed": sorted(set(before) - set(after)),

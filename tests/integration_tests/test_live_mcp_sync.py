@@ -73,8 +73,19 @@ def test_tools_added_and_removed_while_serving(
             active = json.loads((deps.get_home() / "catalog.json").read_text())
             assert "changing/c_to_f" in {tool["id"] for tool in active["tools"]}
 
-            await live.pool.call_tool("changing", "shrink", {"name": "c_to_f"})
-            await wait_until(lambda: "changing/c_to_f" not in deps.get_catalog().tools)
+            # A run in flight (its catalog pinned, as Session pins it) keeps the version it
+            # planned with; the pinned-definition check refuses the tool once its server
+            # drops it, while new runs no longer see it at all.
+            with deps.pin_catalog():
+                await live.pool.call_tool("changing", "shrink", {"name": "c_to_f"})
+                await wait_until(lambda: "changing/c_to_f" not in (deps.catalog or {}).tools)
+                assert "changing/c_to_f" in deps.get_catalog().tools
+                pinned = deps.make_executor(Context())
+                refused = await pinned.execute({"call_id": "c2", "tool_id": "changing/c_to_f",
+                                                "run_id": "r1", "args": {"celsius": 1}})
+                assert refused["error_kind"] == "policy"
+                assert "no longer listed by its server" in str(refused["error"])
+            assert "changing/c_to_f" not in deps.get_catalog().tools
             found = search_tools(deps.get_index(), "convert celsius to fahrenheit",
                                  k=5).result.tools
             assert "changing/c_to_f" not in {tool.tool_id for tool in found}
