@@ -1,8 +1,8 @@
 """An MCP server (stdio, FastMCP) whose tools change while a client is connected.
 
-It starts with ``lookup_word``; calling ``grow(name)`` adds a tool ``name`` (which converts a
+It starts with ``lookup_word``; calling ``add_converter(name)`` adds a tool ``name`` (which converts a
 temperature in Celsius to Fahrenheit) and sends ``notifications/tools/list_changed``;
-``shrink(name)`` removes it again and says so too. Run it with
+``remove_converter(name)`` removes it again and says so too. Run it with
 ``python -m tests.integration_tests.changing_mcp_server``.
 """
 
@@ -25,17 +25,17 @@ def _celsius_to_fahrenheit(celsius: float) -> dict[str, float]:
 
 
 @server.tool()
-async def grow(name: str, ctx: Context) -> str:  # type: ignore[type-arg]
-    """Add a temperature conversion tool under this name (test control)."""
+async def add_converter(name: str, ctx: Context) -> str:  # type: ignore[type-arg]
+    """Add a temperature converter tool with this name."""
     server.add_tool(_celsius_to_fahrenheit, name=name,
-                    description="Convert a temperature from degrees Celsius to Fahrenheit.")
+                    description="Get the Fahrenheit temperature for a temperature in degrees Celsius.")
     await ctx.session.send_tool_list_changed()
     return f"added {name}"
 
 
 @server.tool()
-async def shrink(name: str, ctx: Context) -> str:  # type: ignore[type-arg]
-    """Remove a tool added by grow (test control)."""
+async def remove_converter(name: str, ctx: Context) -> str:  # type: ignore[type-arg]
+    """Remove a temperature converter tool with this name."""
     server.remove_tool(name)
     await ctx.session.send_tool_list_changed()
     return f"removed {name}"
