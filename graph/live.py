@@ -45,6 +45,7 @@ class LiveMcpSync:
         *,
         check_every_s: float = 1.0,
         max_backoff_s: float = 30.0,
+        register_backends: bool = True,
     ) -> None:
         """Configure the sync; nothing starts before ``async with``.
 
@@ -53,6 +54,8 @@ class LiveMcpSync:
             config: The MCP config (``zspace index --mcp`` saves which one was indexed).
             check_every_s: How often dead sessions are looked for.
             max_backoff_s: The longest wait between two reconnection attempts.
+            register_backends: Put this pool's backend in ``deps.backends`` for every server
+                (off when the caller routes calls itself, e.g. one pool per event loop).
         """
         self.deps = deps
         self.config = config if isinstance(config, McpConfig) else load_mcp_config(config)
@@ -66,10 +69,12 @@ class LiveMcpSync:
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._lock = asyncio.Lock()
         self._added_backends: list[str] = []
+        self._register_backends = register_backends
+        self._again: set[str] = set()
 
     async def __aenter__(self) -> LiveMcpSync:
         backend = McpBackend(self.pool)
-        for server in self.config.servers:
+        for server in self.config.servers if self._register_backends else ():
             if server not in self.deps.backends:
                 self.deps.backends[server] = backend
                 self._added_backends.append(server)
@@ -81,6 +86,10 @@ class LiveMcpSync:
             except Exception as exc:  # noqa: BLE001 - reported; the watchdog retries
                 self.status[server] = f"down: {exc}"
                 logger.warning("MCP server %r did not start: %s", server, exc)
+                continue
+            # Its tools may have changed since `zspace index`: one sync on start (cheap when
+            # nothing changed: nothing is embedded).
+            self.request_sync(server, reason="connected")
         self._spawn(self._watch())
         return self
 
@@ -105,9 +114,14 @@ class LiveMcpSync:
             self.request_sync(event.server, reason="the server said its tools changed")
 
     def request_sync(self, server: str, reason: str) -> None:
-        """Re-list one server's tools soon (repeated requests while one waits are merged)."""
+        """Re-list one server's tools soon.
+
+        Requests while a sync of the server runs are merged into one more sync after it, so a
+        change announced after the listing was taken is never lost.
+        """
         pending = self._pending.get(server)
         if pending is not None and not pending.done():
+            self._again.add(server)
             return
         self._pending[server] = self._spawn(self._sync(server, reason, time.monotonic()))
 
@@ -136,6 +150,15 @@ class LiveMcpSync:
 
     # ------------------------------------------------------------------ sync
     async def _sync(self, server: str, reason: str, asked: float) -> None:
+        try:
+            await self._sync_once(server, reason, asked)
+        finally:
+            if server in self._again:
+                self._again.discard(server)
+                self._pending[server] = self._spawn(
+                    self._sync(server, "changed again during a sync", time.monotonic()))
+
+    async def _sync_once(self, server: str, reason: str, asked: float) -> None:
         config = self.config.servers[server]
         try:
             tools, problems = await self.pool._list_all_tools(server, timeout=config.timeout)

@@ -60,8 +60,9 @@ def test_tools_added_and_removed_while_serving(
             delay = await wait_until(lambda: "changing/get_fahrenheit" in deps.get_catalog().tools)
             print(f"\nsync delay (tools/call add_converter → tool in catalog and index): "
                   f"{time.monotonic() - asked:.3f} s (after the call returned: {delay:.3f} s)")
-            assert live.syncs[-1]["added"] == ["changing/get_fahrenheit"]
-            assert live.syncs[-1]["indexed"] >= 1  # only what changed was embedded
+            grown = next(s for s in live.syncs if s["added"])
+            assert grown["added"] == ["changing/get_fahrenheit"]
+            assert grown["indexed"] == 2  # the new tool and its agent's entry, nothing else
             found = search_tools(deps.get_index(), "get the fahrenheit temperature for a "
                                  "temperature in celsius", k=3).result.tools
             assert found[0].tool_id == "changing/get_fahrenheit"
@@ -102,6 +103,32 @@ def test_tools_added_and_removed_while_serving(
             assert live.status["changing"] == "connected"
             kinds = [event.kind for event in live.pool.events]
             assert "started" in kinds and kinds.count("started") >= 2
+
+    asyncio.run(serve())
+
+
+def test_the_langgraph_server_backend_syncs_tools_live(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The LangGraph server's deps (``server_deps``): its saved-config backend syncs too."""
+    from graph.runtime import server_deps
+
+    monkeypatch.setenv("ZSPACE_HOME", str(tmp_path / "home"))
+    assert cli.main(["index", "--mcp", str(changing_config(tmp_path))]) == 0
+    capsys.readouterr()
+
+    async def serve() -> None:
+        deps = server_deps()
+        backend = deps.backends["*"]
+        try:
+            grow = deps.get_catalog().tools["changing/add_converter"]
+            await backend.call(grow, {"name": "get_fahrenheit"}, None)
+            await wait_until(lambda: "changing/get_fahrenheit" in deps.get_catalog().tools)
+            added = deps.get_catalog().tools["changing/get_fahrenheit"]
+            output = await backend.call(added, {"celsius": 0}, None)
+            assert output.structuredContent == {"fahrenheit": 32.0}
+        finally:
+            await backend.aclose()
 
     asyncio.run(serve())
 
