@@ -335,7 +335,9 @@ class ToolExecutor:
                     f"call {result['call_id']!r} to {spec.id!r} already failed permanently "
                     f"(ledger key {key[:12]}…): {record.error}",
                 )
-            if record.status == "started" and not spec.accepts_idempotency_key():
+            if record.status == "started" and not (
+                spec.accepts_idempotency_key() or _retry_safe(self.backend_for(spec), spec)
+            ):
                 result["attempts"] = record.attempts
                 note = f" (last known: {record.error})" if record.error else ""
                 return _error(
@@ -346,7 +348,8 @@ class ToolExecutor:
                     f"system, then record the outcome in the ledger (key {key}) with "
                     "finish() or fail(transient=True) to allow a retry",
                 )
-            # A transient failure, or an unknown outcome the tool deduplicates by key.
+            # A transient failure, or an unknown outcome the tool deduplicates by key (or
+            # whose method makes a repeat harmless: HTTP PUT and DELETE).
             record = await asyncio.to_thread(ledger.restart, key)
         return await self._attempts(
             result, spec, args, key, True, ledger_key=key, prior_attempts=record.attempts - 1,

@@ -18,7 +18,11 @@ from typing import Any
 import pytest
 
 import graph.cli as cli
-from tests.integration_tests.openapi_service import TicketService, ticket_service
+from tests.integration_tests.openapi_service import (
+    TicketService,
+    ticket_document,
+    ticket_service,
+)
 
 SECRET_VARIABLE = "ZSPACE_SECRET_TICKET_DESK_APIKEY"
 
@@ -104,6 +108,24 @@ def test_a_camel_case_query_parameter_binds(
 ) -> None:
     code, result, _ = run(capsys, "run", "search tickets with maxResults=3")
     assert code == 0 and result["results"]["s1.core"]["args"].get("maxResults") == 3
+
+
+def test_reindexing_a_changed_document_embeds_only_what_changed(
+    desk: tuple[TicketService, Path], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    service, home = desk
+    document = ticket_document(service.base_url)
+    document["paths"]["/tickets"]["get"]["summary"] = "Find support tickets by words and state"
+    del document["paths"]["/health"]
+    spec = tmp_path / "tickets.yaml"
+    spec.write_text(json.dumps(document))  # JSON is YAML too: read as a file this time
+    capsys.readouterr()
+    assert cli.main(["index", "--openapi", str(spec), "--environment", "test", "--json"]) == 0
+    counts = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    # The changed search tool, and the agent whose entry lists the tool names.
+    assert counts["indexed"] == 2 and counts["removed"] == 1 and counts["tools"] == 5
+    catalog = json.loads((home / "catalog.json").read_text())
+    assert "ticket-desk/service_health" not in {tool["id"] for tool in catalog["tools"]}
 
 
 # --------------------------------------------------------------------- understanding gaps

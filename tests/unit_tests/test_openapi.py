@@ -297,3 +297,27 @@ async def test_missing_credentials_and_missing_server_are_named() -> None:
     result = await executor.execute({"call_id": "c2", "tool_id": "pet-shop/findPets",
                                      "args": {}})
     assert "--base-url" in str(result["error"])
+
+
+async def test_a_call_started_before_a_crash_is_repeated_only_when_its_method_is_idempotent(
+) -> None:
+    from stores.execution.ledger.calls import CallLedger, canonical_args_hash
+
+    document = petshop()
+    del document["paths"]["/pets"]["post"]["parameters"]  # no Idempotency-Key header
+    catalog, _ = load(document, environment="test")
+    ledger = CallLedger(":memory:")
+    recorder = Recorder((200, {"ok": True}), (200, {"ok": True}))
+    executor = ToolExecutor(catalog, ledger=ledger)
+    executor.http_backend = HttpBackend(transport=httpx.MockTransport(recorder))
+    put = {"call_id": "c1", "tool_id": "pet-shop/replacePet", "run_id": "r",
+           "idempotency_key": "K-put", "args": {"petId": "1", "body": ["x"]}}
+    post = {"call_id": "c2", "tool_id": "pet-shop/addPet", "run_id": "r",
+            "idempotency_key": "K-post", "args": {"name": "Rex"}}
+    for planned in (put, post):
+        ledger.begin(planned["idempotency_key"], "r", planned["call_id"],
+                     planned["tool_id"], canonical_args_hash(planned["args"]))
+    repeated = await executor.execute(put)
+    assert repeated["status"] == "ok" and len(recorder.requests) == 1
+    held = await executor.execute(post)
+    assert held["error_kind"] == "unknown_outcome" and len(recorder.requests) == 1
