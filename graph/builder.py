@@ -84,8 +84,14 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
         ),
     )
     builder.add_node("clarify", clarify)
-    builder.add_node("execute", execute)
-    builder.add_node("approve", approve)
+    builder.add_node(
+        "execute",
+        partial(execute, catalog_factory=deps.get_catalog),  # type: ignore[call-overload]
+    )
+    builder.add_node(
+        "approve",
+        partial(approve, catalog_factory=deps.get_catalog),  # type: ignore[call-overload]
+    )
     builder.add_node(
         "reconcile",
         partial(reconcile, executor_factory=deps.make_executor),  # type: ignore[call-overload]

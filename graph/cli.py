@@ -38,9 +38,22 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 DEV_CATALOG = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
 
 
-def load_catalogs(paths: Sequence[str], mcp_config: str | None = None) -> Catalog:
-    """Load and merge catalog files and the tools of MCP servers, then fill missing tags."""
+def load_catalogs(
+    paths: Sequence[str],
+    mcp_config: str | None = None,
+    openapi: Sequence[str] = (),
+    openapi_options: dict[str, Any] | None = None,
+) -> Catalog:
+    """Load and merge catalog files, MCP servers' tools and OpenAPI services, then fill tags.
+
+    ``openapi_options`` (agent, base URL, environment, credentials) apply to every document.
+    """
     catalog = Catalog()
+    for spec in openapi:
+        from stores.catalog.openapi import load_openapi_catalog
+
+        _, openapi_report = load_openapi_catalog(spec, catalog=catalog, **(openapi_options or {}))
+        print(str(openapi_report))
     if mcp_config:
         import asyncio
 
@@ -75,10 +88,14 @@ def _progress_bar(label: str) -> Any:
 def command_index(args: argparse.Namespace) -> int:
     """Index catalog files and MCP servers into the joint tool + agent index."""
     deps = Deps(index_name=args.name)
-    if not args.catalog and not args.mcp:
-        print("give catalog files, --mcp CONFIG, or both", file=sys.stderr)
+    openapi = getattr(args, "openapi", None) or []
+    if not args.catalog and not args.mcp and not openapi:
+        print("give catalog files, --mcp CONFIG, --openapi SPEC, or several", file=sys.stderr)
         return 2
-    catalog = load_catalogs(args.catalog, args.mcp)
+    options = _openapi_options(args)
+    if options is None:
+        return 2
+    catalog = load_catalogs(args.catalog, args.mcp, openapi, options)
     if not catalog.tools:
         print(
             "no tools to index: every tool was quarantined or the catalog is empty", file=sys.stderr
@@ -108,6 +125,30 @@ def command_index(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(counts))
     return 0
+
+
+def _openapi_options(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The ``--openapi`` options as keyword arguments; None (after a message) when invalid."""
+    openapi = getattr(args, "openapi", None) or []
+    if len(openapi) > 1 and (getattr(args, "agent", None) or getattr(args, "base_url", None)):
+        print("--agent and --base-url apply to one --openapi document; index several "
+              "documents with one --openapi each and no --agent/--base-url", file=sys.stderr)
+        return None
+    credentials: dict[str, str] = {}
+    for given in getattr(args, "auth", None) or []:
+        scheme, _, variable = given.partition("=")
+        if not scheme or not variable or not variable.replace("_", "").isalnum():
+            print(f"--auth {given!r}: write SCHEME=ENV_VAR (a security scheme of the document, "
+                  "or * for all, and the environment variable holding its value)",
+                  file=sys.stderr)
+            return None
+        credentials[scheme] = variable
+    return {
+        "agent": getattr(args, "agent", None),
+        "base_url": getattr(args, "base_url", None),
+        "environment": getattr(args, "environment", None),
+        "credentials": credentials,
+    }
 
 
 def command_search(args: argparse.Namespace) -> int:
@@ -491,6 +532,19 @@ def build_parser() -> argparse.ArgumentParser:
     index = sub.add_parser("index", help="index catalog files (JSON or YAML) into the tool index")
     index.add_argument("catalog", nargs="*", help="catalog files in the FORMAT.md shape")
     index.add_argument("--mcp", help="an mcpServers JSON config: index every server's tools")
+    index.add_argument("--openapi", action="append", metavar="SPEC",
+                       help="an OpenAPI 3.x / Swagger 2.0 document (file or URL): each "
+                       "operation becomes a tool (repeatable)")
+    index.add_argument("--base-url", help="where the --openapi service's calls go (default: "
+                       "the document's first server)")
+    index.add_argument("--agent", help="agent id of the --openapi service (default: its "
+                       "info.title, slugified)")
+    index.add_argument("--environment", choices=["test", "staging", "prod"],
+                       help="environment tag of the --openapi tools (untagged tools may only "
+                       "read)")
+    index.add_argument("--auth", action="append", metavar="SCHEME=ENV_VAR",
+                       help="read a security scheme's credential from ENV_VAR (default: "
+                       "ZSPACE_SECRET_<AGENT>_<SCHEME>); repeatable")
     index.add_argument("--reset", action="store_true", help="drop the index and embed everything")
     index.add_argument("--json", action="store_true", help="last line: one JSON object of counts")
     index.add_argument("--name", default="default", help="index name (default: default)")

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,11 @@ from stores.settings import apply_offline_environment, zspace_home
 DEFAULT_INDEX_NAME = "default"
 DEFAULT_INDEX_FSWW: FSWWParams | None = None
 ACTIVE_CATALOG = "catalog.json"
+# The catalog each Deps (by id) had when the current run started: a live MCP sync may replace
+# Deps.catalog mid-run, and a run keeps the tool versions it planned with (graph.live).
+_RUN_CATALOGS: ContextVar[dict[int, Catalog] | None] = ContextVar(
+    "zspace_run_catalogs", default=None
+)
 
 
 def configured_embedder() -> Embedder:
@@ -67,6 +75,7 @@ class Deps:
     chroma_url: str | None = field(default_factory=lambda: os.environ.get("ZSPACE_CHROMA_URL"))
     ledger: CallLedger | None = None
     _graph: ToolDependencyGraph | None = None
+    _graph_catalog: int = 0
     _home_made: bool = False
     _models: dict[tuple[str, str], Any] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
@@ -106,9 +115,14 @@ class Deps:
     def get_catalog(self) -> Catalog:
         """The catalog of callable tools: injected, or the one ``zspace index`` last wrote.
 
+        Inside :meth:`pin_catalog` (a run) it is the catalog as it was when the run started.
+
         Raises:
             FileNotFoundError: nothing was indexed yet.
         """
+        pinned = (_RUN_CATALOGS.get() or {}).get(id(self))
+        if pinned is not None:
+            return pinned
         with self._lock:
             if self.catalog is None:
                 path = self.get_home() / ACTIVE_CATALOG
@@ -118,6 +132,26 @@ class Deps:
                     )
                 self.catalog = Catalog.from_file(path)
             return self.catalog
+
+    @contextmanager
+    def pin_catalog(self) -> Iterator[None]:
+        """For the block (one run), ``get_catalog()`` keeps returning today's catalog.
+
+        A live sync replaces ``self.catalog`` when a server's tools change; a run in flight
+        keeps the versions it planned with, and the executor's pinned-definition check then
+        refuses a tool whose server changed or dropped it. Nothing is pinned when nothing was
+        indexed yet.
+        """
+        try:
+            current = self.get_catalog()
+        except FileNotFoundError:
+            yield
+            return
+        token = _RUN_CATALOGS.set({**(_RUN_CATALOGS.get() or {}), id(self): current})
+        try:
+            yield
+        finally:
+            _RUN_CATALOGS.reset(token)
 
     def get_lexicon(self) -> Lexicon:
         """The lexicon: ``ZSPACE_LEXICON`` laid over the shipped one, or the shipped one."""
@@ -130,8 +164,9 @@ class Deps:
 
     def get_dependency_graph(self) -> ToolDependencyGraph:
         """The tool dependency graph of the catalog, with feedback persisted in SQLite."""
+        catalog = self.get_catalog()
         with self._lock:
-            if self._graph is None:
+            if self._graph is None or self._graph_catalog != id(catalog):
                 lexicon = self.get_lexicon()
 
                 def synonyms(word: str) -> str:
@@ -141,8 +176,9 @@ class Deps:
                         return word
                     return lexicon.canonical(word.replace("_", " ")) or word
 
+                self._graph_catalog = id(catalog)
                 self._graph = ToolDependencyGraph.build(
-                    self.get_catalog().tools.values(),
+                    catalog.tools.values(),
                     synonyms=synonyms,
                     feedback=FeedbackStore(self.get_home() / "feedback.sqlite"),
                 )

@@ -19,8 +19,8 @@ Postgres with ``ZSPACE_POSTGRES_URL``). Register it in an MCP client config as::
 from __future__ import annotations
 
 import sys
-from collections.abc import Awaitable, Callable
-from contextlib import redirect_stdout
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, redirect_stdout
 from typing import Any, Literal
 
 from graph.deps import Deps
@@ -76,7 +76,21 @@ def build_server(deps: Deps | None = None) -> Any:
 
     apply_offline_environment()
     deps = deps or Deps()
-    server = FastMCP("zspace", instructions=INSTRUCTIONS)
+
+    @asynccontextmanager
+    async def live_tools(_server: Any) -> AsyncIterator[None]:
+        # While zspace serves, the indexed MCP servers stay connected and their tool
+        # changes reach the catalog and the index (graph.live).
+        config = saved_mcp_config(deps.get_home())
+        if config is None:
+            yield None
+            return
+        from graph.live import LiveMcpSync
+
+        async with LiveMcpSync(deps, config):
+            yield None
+
+    server = FastMCP("zspace", instructions=INSTRUCTIONS, lifespan=live_tools)
 
     async def invoke(drive: Callable[[Session], Awaitable[RunOutcome]]) -> dict[str, Any]:
         # Progress lines are dropped (stdout is the MCP channel); a second request driving

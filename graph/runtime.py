@@ -55,12 +55,19 @@ class SavedMcpBackend:
 
     It calls tools over the MCP config ``zspace index --mcp`` last used, opening one session
     pool per event loop on first use (nothing happens at import); the sessions live as long as
-    the process. Use :func:`open_runtime` instead when a run has a clear end.
+    the process and, given the server's ``Deps``, its tool changes are synced live
+    (:class:`graph.live.LiveMcpSync`). Use :func:`open_runtime` when a run has a clear end.
     """
 
-    def __init__(self, home: Callable[[], Path]) -> None:
-        """Find the saved MCP config under ``home()`` when the first call comes."""
+    def __init__(self, home: Callable[[], Path], deps: Deps | None = None) -> None:
+        """Find the saved MCP config under ``home()`` when the first call comes.
+
+        With ``deps``, the sessions are a :class:`graph.live.LiveMcpSync` that keeps the
+        catalog and index of ``deps`` in sync with the servers' tool changes.
+        """
         self._home = home
+        self._deps = deps
+        self._live: dict[int, Any] = {}
         self._pools: dict[int, Any] = {}
         self._servers: set[str] | None = None
 
@@ -83,7 +90,16 @@ class SavedMcpBackend:
                 )
             config = await asyncio.to_thread(load_mcp_config, path)
             self._servers = set(config.servers)
-            self._pools[loop] = McpSessionPool(config)
+            if self._deps is not None:
+                from graph.live import LiveMcpSync
+
+                # Lives as long as the process (a server has no end to wait for); its pool is
+                # this loop's, so calls are routed here rather than through deps.backends.
+                live = LiveMcpSync(self._deps, config, register_backends=False)
+                self._live[loop] = await live.__aenter__()
+                self._pools[loop] = live.pool
+            else:
+                self._pools[loop] = McpSessionPool(config)
         if spec.agent not in (self._servers or set()):
             raise RuntimeError(
                 f"tool {spec.id!r}: agent {spec.agent!r} is not a server of the indexed MCP "
@@ -91,11 +107,21 @@ class SavedMcpBackend:
             )
         return await McpBackend(self._pools[loop]).call(spec, args, idempotency_key)
 
+    async def aclose(self) -> None:
+        """Close this event loop's sessions (and stop its live sync)."""
+        loop = id(asyncio.get_running_loop())
+        live = self._live.pop(loop, None)
+        pool = self._pools.pop(loop, None)
+        if live is not None:
+            await live.__aexit__(None, None, None)
+        elif pool is not None:
+            await pool.aclose()
+
 
 def server_deps(home: Path | None = None) -> Deps:
     """Deps for a long-lived server: lazy defaults plus the saved MCP config as backend."""
     deps = Deps(home=home)
-    deps.backends.setdefault("*", SavedMcpBackend(deps.get_home))
+    deps.backends.setdefault("*", SavedMcpBackend(deps.get_home, deps))
     return deps
 
 

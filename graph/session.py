@@ -193,10 +193,12 @@ class Session:
             return await self._drive(payload, thread_id, context)
 
     async def _drive(self, payload: Any, thread_id: str, context: Context) -> RunOutcome:
-        return await run_until_done(
-            self.graph, payload, thread_id, context, self.say, self.answer,
-            on_event=self.on_event, on_update=self.on_update, entry=self.entry,
-        )
+        # The run keeps the catalog it started with, whatever a live MCP sync does meanwhile.
+        with self.deps.pin_catalog():
+            return await run_until_done(
+                self.graph, payload, thread_id, context, self.say, self.answer,
+                on_event=self.on_event, on_update=self.on_update, entry=self.entry,
+            )
 
 
 @asynccontextmanager

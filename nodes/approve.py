@@ -8,6 +8,7 @@ bound to the exact call and its concrete arguments, and is used once.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,8 +20,9 @@ from nodes.context import Context, resolve_context
 from nodes.events import ApprovalAsked
 from nodes.planning.dag import described_call, resolve_args, skip_record, wave
 from nodes.state import CallResult, PlannedCall, ZState
+from stores.catalog.model import Catalog
 from stores.execution.ledger.calls import canonical_args_hash
-from stores.execution.policy import approval_needed
+from stores.execution.policy import approval_needed, declared_destructive
 
 
 def approval_key(call: PlannedCall, results: Mapping[str, CallResult]) -> str:
@@ -32,16 +34,23 @@ def approval_key(call: PlannedCall, results: Mapping[str, CallResult]) -> str:
     return f"{call['call_id']}:{call['tool_id']}:{canonical_args_hash(args)}"
 
 
-def pending_approvals(state: ZState, context: Context) -> list[PlannedCall]:
-    """Ready calls the policy's approval gate holds and nobody has answered for yet."""
+def pending_approvals(
+    state: ZState, context: Context, catalog: Catalog | None = None
+) -> list[PlannedCall]:
+    """Ready calls the policy's approval gate holds and nobody has answered for yet.
+
+    With the catalog, a tool its source declares destructive (an OpenAPI DELETE) is held too.
+    """
     ready, _ = wave(state)
     approvals = state.get("approvals") or {}
     results = state.get("results") or {}
+    tools = catalog.tools if catalog is not None else {}
     return [
         c
         for c in ready
         if approval_needed(
-            c["tool_id"], context.destructive_tools, pre_approved=context.pre_approved
+            c["tool_id"], context.destructive_tools, pre_approved=context.pre_approved,
+            declared=declared_destructive(tools.get(c["tool_id"])),
         )
         and approval_key(c, results) not in approvals
     ]
@@ -69,7 +78,9 @@ def consumed_approvals(state: ZState) -> list[str]:
     return consumed
 
 
-async def approve(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
+async def approve(
+    state: ZState, runtime: Runtime[Context], *, catalog_factory: Any = None
+) -> dict[str, Any]:
     """Ask a person to approve the destructive calls of the next wave (an interrupt).
 
     Nothing runs before ``interrupt()``: on resume this node starts again from its first line.
@@ -79,7 +90,8 @@ async def approve(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
     """
     context = resolve_context(runtime)
     results = state.get("results") or {}
-    pending = pending_approvals(state, context)
+    catalog = await optional_catalog(catalog_factory)
+    pending = pending_approvals(state, context, catalog)
     question: dict[str, Any] = {
         "type": "approval",
         "question": "Approve these calls? "
@@ -102,6 +114,16 @@ async def approve(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
             record["error_kind"] = "rejected"
             rejected[call["call_id"]] = record
     return {"approvals": approvals, "results": rejected}
+
+
+async def optional_catalog(catalog_factory: Any) -> Catalog | None:
+    """The catalog when a factory is bound and a catalog exists (read off the event loop)."""
+    if catalog_factory is None:
+        return None
+    try:
+        return await asyncio.to_thread(catalog_factory)  # type: ignore[no-any-return]
+    except FileNotFoundError:
+        return None
 
 
 def _approved_ids(answer: Any, ids: list[str]) -> set[str]:

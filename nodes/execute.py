@@ -23,13 +23,13 @@ from typing import Any
 from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 
-from nodes.approve import approval_key, consumed_approvals, pending_approvals
+from nodes.approve import approval_key, consumed_approvals, optional_catalog, pending_approvals
 from nodes.context import Context, resolve_context
 from nodes.planning.dag import planned_call_key, resolve_args, skip_record, wave
 from nodes.reconcile import unreconciled
 from nodes.state import CallResult, PlannedCall, ZState
 from stores.execution.ledger.calls import request_hash
-from stores.execution.policy import approval_needed
+from stores.execution.policy import approval_needed, declared_destructive
 from stores.secrets import redact_args
 
 
@@ -45,7 +45,9 @@ def request_preview(state: Mapping[str, Any]) -> str:
     return str(intent.get("request") or "")[:80]
 
 
-async def execute(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
+async def execute(
+    state: ZState, runtime: Runtime[Context], *, catalog_factory: Any = None
+) -> dict[str, Any]:
     """Settle one wave: record skips for calls whose inputs failed.
 
     Writes skip records only to ``results``, and drops consumed ``approvals``. A call whose
@@ -70,8 +72,10 @@ async def execute(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
     # The router stays a pure function of state (Studio's edit-state needs that): whether the
     # next wave must stop for approval is decided here, where the run's context is known.
     after = {**state, "results": {**(state.get("results") or {}), **settled}}
+    catalog = await optional_catalog(catalog_factory)
     update["awaiting_approval"] = [
-        c["call_id"] for c in pending_approvals(after, resolve_context(runtime))  # type: ignore[arg-type]
+        c["call_id"]
+        for c in pending_approvals(after, resolve_context(runtime), catalog)  # type: ignore[arg-type]
     ]
     consumed = consumed_approvals(state)
     if consumed:
@@ -107,11 +111,16 @@ async def call_tool(
         )
         return {"results": {call["call_id"]: failure}}
     approved = (payload.get("approvals") or {}).get(approval_key(call, results)) is True
+    # Building the executor may open the catalog file and the ledger: off the event loop.
+    executor = await asyncio.to_thread(executor_factory, context)
+    catalog = getattr(executor, "catalog", None)
+    spec = catalog.tools.get(call["tool_id"]) if catalog is not None else None
     if approval_needed(
         call["tool_id"],
         context.destructive_tools,
         approved=approved,
         pre_approved=context.pre_approved,
+        declared=declared_destructive(spec),
     ):
         # Defence in depth: the router sends only approved destructive calls.
         refusal = skip_record(call, "refused: destructive by policy and not approved")
@@ -119,8 +128,6 @@ async def call_tool(
         refusal["error_kind"] = "policy"
         return {"results": {call["call_id"]: refusal}}
     key = planned_call_key(payload["run_id"], call, args)
-    # Building the executor may open the catalog file and the ledger: off the event loop.
-    executor = await asyncio.to_thread(executor_factory, context)
     outcome = await executor.execute(
         {
             "call_id": call["call_id"],

@@ -38,6 +38,9 @@ _UNSAFE_CHARS = re.compile(
 
 # The annotation under which a tool's definition hash is pinned when it is indexed.
 DEFINITION_HASH_KEY = "zspace_definition_hash"
+# The annotation by which a tool's source declares it destructive (an OpenAPI DELETE): it then
+# needs approval whatever its name; set by our own ingestion, it can only add approvals.
+DESTRUCTIVE_KEY = "zspace_destructive"
 # The parameter through which a tool that declares it receives the call's idempotency key.
 IDEMPOTENCY_PARAM = "idempotency_key"
 

@@ -28,6 +28,7 @@ from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
 from stores.errors import ToolNotImplemented, ToolReportedError
 from stores.execution.backends import PythonBackend, ToolBackend
 from stores.execution.faults import crash_point
+from stores.execution.http import HttpBackend, http_binding
 from stores.execution.ledger.calls import (
     CallLedger,
     LedgerConflict,
@@ -132,6 +133,7 @@ class ToolExecutor:
         """
         self.catalog = catalog
         self.default_backend: ToolBackend = PythonBackend(catalog)
+        self.http_backend = HttpBackend(timeout_s=deadline_s)
         self.backends: dict[str, ToolBackend] = {}
         if isinstance(backends, Mapping):
             self.backends.update(backends)
@@ -164,10 +166,18 @@ class ToolExecutor:
         return _scrubbed(record)
 
     def backend_for(self, spec: ToolSpec) -> ToolBackend:
-        """Return the backend that runs a tool."""
-        for key in (spec.id, spec.agent, "*"):
+        """Return the backend that runs a tool.
+
+        Mapped by tool id, then agent; a tool ingested from an OpenAPI document (it carries an
+        HTTP binding) then runs on the HTTP backend; anything else on ``"*"`` or the default.
+        """
+        for key in (spec.id, spec.agent):
             if key in self.backends:
                 return self.backends[key]
+        if http_binding(spec) is not None:
+            return self.http_backend
+        if "*" in self.backends:
+            return self.backends["*"]
         return self.default_backend
 
     @property
@@ -325,7 +335,9 @@ class ToolExecutor:
                     f"call {result['call_id']!r} to {spec.id!r} already failed permanently "
                     f"(ledger key {key[:12]}…): {record.error}",
                 )
-            if record.status == "started" and not spec.accepts_idempotency_key():
+            if record.status == "started" and not (
+                spec.accepts_idempotency_key() or _retry_safe(self.backend_for(spec), spec)
+            ):
                 result["attempts"] = record.attempts
                 note = f" (last known: {record.error})" if record.error else ""
                 return _error(
@@ -336,7 +348,8 @@ class ToolExecutor:
                     f"system, then record the outcome in the ledger (key {key}) with "
                     "finish() or fail(transient=True) to allow a retry",
                 )
-            # A transient failure, or an unknown outcome the tool deduplicates by key.
+            # A transient failure, or an unknown outcome the tool deduplicates by key (or
+            # whose method makes a repeat harmless: HTTP PUT and DELETE).
             record = await asyncio.to_thread(ledger.restart, key)
         return await self._attempts(
             result, spec, args, key, True, ledger_key=key, prior_attempts=record.attempts - 1,
@@ -373,6 +386,7 @@ class ToolExecutor:
                 message = SECRETS.scrub(_describe(exc, spec, self.deadline_s))
                 retryable = kind in ("timeout", "transient") and (
                     not side_effect or passed_key is not None or _surely_not_delivered(exc)
+                    or _retry_safe(backend, spec)
                 )
                 if retryable and attempt <= self.retries:
                     await asyncio.sleep(self.backoff_s * (2 ** (attempt - 1)))
@@ -543,6 +557,12 @@ def classify_exception(exc: BaseException) -> ErrorKind:
     if isinstance(exc, OSError):
         return "transient"
     return "permanent"
+
+
+def _retry_safe(backend: ToolBackend, spec: ToolSpec) -> bool:
+    """Whether the backend says repeating this call cannot double its effect (HTTP PUT)."""
+    retry_safe = getattr(backend, "retry_safe", None)
+    return bool(retry_safe(spec)) if retry_safe is not None else False
 
 
 def _surely_not_delivered(exc: BaseException) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from stores.catalog.model import DEFINITION_HASH_KEY, ToolSpec
+from stores.catalog.model import DEFINITION_HASH_KEY, DESTRUCTIVE_KEY, ToolSpec
 from stores.secrets import SECRET_ENV_PREFIX, SECRETS, is_secret_name
 
 Decision = Literal["allow", "needs_approval", "refuse"]
@@ -116,8 +116,21 @@ def is_destructive(tool_id: str, patterns: Sequence[str]) -> bool:
     return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
 
 
+def declared_destructive(spec: ToolSpec | None) -> bool:
+    """Whether our ingestion marked the tool destructive (an OpenAPI DELETE operation).
+
+    Only zspace's own ingestion sets the flag; it adds an approval, never waives one.
+    """
+    return spec is not None and spec.annotations.get(DESTRUCTIVE_KEY) is True
+
+
 def approval_needed(
-    tool_id: str, patterns: Sequence[str], *, approved: bool = False, pre_approved: bool = False
+    tool_id: str,
+    patterns: Sequence[str],
+    *,
+    approved: bool = False,
+    pre_approved: bool = False,
+    declared: bool = False,
 ) -> bool:
     """Return whether a call must wait for a person: the one approval gate.
 
@@ -129,8 +142,10 @@ def approval_needed(
         patterns: Tool-name patterns that are destructive by our policy.
         approved: A person approved this exact call.
         pre_approved: The run pre-approves destructive calls.
+        declared: The tool's source declares it destructive (:func:`declared_destructive`).
     """
-    return is_destructive(tool_id, patterns) and not (approved or pre_approved)
+    destructive = declared or is_destructive(tool_id, patterns)
+    return destructive and not (approved or pre_approved)
 
 
 @dataclass(frozen=True)
@@ -165,7 +180,8 @@ def decide(
     if refusal is not None:
         return PolicyVerdict("refuse", refusal)
     if approval_needed(
-        spec.id, destructive_patterns, approved=approved, pre_approved=pre_approved
+        spec.id, destructive_patterns, approved=approved, pre_approved=pre_approved,
+        declared=declared_destructive(spec),
     ):
         return PolicyVerdict(
             "needs_approval", f"tool {spec.id!r} is destructive by policy: a person must approve"

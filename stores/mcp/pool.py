@@ -77,6 +77,9 @@ class McpSessionPool:
         self.spawns: dict[str, int] = dict.fromkeys(servers, 0)
         self.restarts: dict[str, int] = dict.fromkeys(servers, 0)
         self.events: list[McpServerEvent] = []
+        # Called with every event as it happens (a long-lived server re-syncs tools on
+        # "tools_changed"); a listener must not block: it schedules its work.
+        self.listeners: list[Callable[[McpServerEvent], None]] = []
         self._connections: dict[str, _Connection] = {}
         self._locks = {name: asyncio.Lock() for name in servers}
         self._closed = False
@@ -312,6 +315,8 @@ class McpSessionPool:
     def _event(self, server: str, kind: str, detail: str) -> None:
         event = McpServerEvent(server, cast(Any, kind), detail)
         self.events.append(event)
+        for listener in list(self.listeners):
+            listener(event)
         if kind in ("tools_changed", "restart", "started"):
             self._live_hashes.pop(server, None)
         if kind in ("died", "outcome_unknown", "restart", "restart_refused", "start_failed"):
