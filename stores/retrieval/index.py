@@ -209,7 +209,7 @@ class ToolIndex:
                 configuration={"hnsw": {"space": "cosine"}},
             )
             self._entries = {}
-        desired = self._desired_entries(catalog)
+        desired = self.desired_entries(catalog)
         stored = self._stored_metadata()
         stored_keys = {entry_id: str(meta.get("key", "")) for entry_id, meta in stored.items()}
         to_embed = [e for e in desired.values() if stored_keys.get(e.entry_id) != e.key]
@@ -257,7 +257,8 @@ class ToolIndex:
             seconds=time.perf_counter() - started,
         )
 
-    def _desired_entries(self, catalog: Catalog) -> dict[str, IndexEntry]:
+    def desired_entries(self, catalog: Catalog) -> dict[str, IndexEntry]:
+        """The entries (tools and their agents) that a sync of ``catalog`` makes the index hold."""
         config = self.config_key
         entries: dict[str, IndexEntry] = {}
         tool_names: dict[str, list[str]] = {}
