@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from graph.deps import ACTIVE_CATALOG, Deps
+from graph.deps import Deps, configured_index_name
 from graph.runtime import (
     configured_postgres_url,
     open_checkpointer,
@@ -66,7 +66,8 @@ def _progress_bar(label: str) -> Any:
 
 def command_index(args: argparse.Namespace) -> int:
     """Index catalog files and MCP servers into the joint tool + agent index."""
-    deps = Deps(index_name=args.name)
+    name = configured_index_name(args.name)
+    deps = Deps(index_name=name)
     if not args.catalog and not args.mcp:
         print("give catalog files, --mcp CONFIG, or both", file=sys.stderr)
         return 2
@@ -79,8 +80,7 @@ def command_index(args: argparse.Namespace) -> int:
     report = index.sync(
         catalog, progress=None if args.json else _progress_bar("embedding"), reset=args.reset
     )
-    active = deps.get_home() / ACTIVE_CATALOG
-    active.write_text(json.dumps(catalog.to_document(), ensure_ascii=False))
+    deps.catalog_store().save(name, catalog)
     counts = {
         "indexed": report.indexed,
         "unchanged": report.unchanged,
@@ -106,7 +106,7 @@ def command_search(args: argparse.Namespace) -> int:
     """Rank tools and their owners for a query."""
     from graph.tools import search_tools
 
-    deps = Deps(index_name=args.name)
+    deps = Deps(index_name=configured_index_name(args.name))
     index = deps.get_index()
     if len(index) == 0:
         print("the index is empty: run `zspace index CATALOG` first", file=sys.stderr)
@@ -171,7 +171,7 @@ def command_demo(args: argparse.Namespace) -> int:
           "tools listed live over MCP")
     command_index(argparse.Namespace(catalog=[str(DEV_CATALOG), str(NEAR_MISSES)],
                                      mcp=str(SANDBOX_MCP), reset=False, json=False,
-                                     name="default"))
+                                     name=None))
     run_id = f"demo-{uuid.uuid4().hex[:8]}"
     with tempfile.TemporaryDirectory() as scratch:
         marks = Path(scratch) / "before.json"
@@ -194,7 +194,7 @@ def command_demo(args: argparse.Namespace) -> int:
 def _run_args(request: str, run_id: str) -> argparse.Namespace:
     return argparse.Namespace(
         request=request, thread=None, run_id=run_id, format="md", env=None, mcp=None,
-        yes=False, model=None, base_url=None, postgres=None, json=False,
+        yes=False, model=None, base_url=None, postgres=None, json=False, name=None,
     )
 
 
@@ -368,7 +368,7 @@ def command_run(args: argparse.Namespace) -> int:
     import asyncio
 
     context = _context(args)
-    deps = Deps()
+    deps = Deps(index_name=configured_index_name(args.name))
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
     if args.model:
         from dataclasses import replace
@@ -402,7 +402,7 @@ def command_resume(args: argparse.Namespace) -> int:
     import asyncio
 
     context = _context(args)
-    deps = Deps()
+    deps = Deps(index_name=configured_index_name(args.name))
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
     reply: Any = NO_REPLY  # stopped or failed threads go on from their last checkpoint
     if args.approve or args.reject:
@@ -484,7 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("--mcp", help="an mcpServers JSON config: index every server's tools")
     index.add_argument("--reset", action="store_true", help="drop the index and embed everything")
     index.add_argument("--json", action="store_true", help="last line: one JSON object of counts")
-    index.add_argument("--name", default="default", help="index name (default: default)")
+    index.add_argument("--name", help="index name (default: $ZSPACE_INDEX or default)")
     index.set_defaults(handler=command_index)
 
     search = sub.add_parser("search", help="rank tools and their owners for a query")
@@ -492,7 +492,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--k", type=int, default=5, help="how many tools and agents")
     search.add_argument("--env", action="append", help="environment allow-list (repeatable)")
     search.add_argument("--json", action="store_true", help="print one JSON object")
-    search.add_argument("--name", default="default", help="index name")
+    search.add_argument("--name", help="index name (default: $ZSPACE_INDEX or default)")
     search.set_defaults(handler=command_search)
 
     evaluation = sub.add_parser("eval", help="evaluate retrieval (and later the whole pipeline)")
@@ -557,6 +557,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="if --model cannot be used, run on the offline rules instead of failing")
     run.add_argument("--env", action="append", help="environment allow-list (default: test)")
     run.add_argument("--mcp", help="mcpServers config (default: the one last indexed)")
+    run.add_argument("--name", help="index name (default: $ZSPACE_INDEX or default)")
     run.add_argument("--yes", action="store_true", help="pre-approve destructive calls")
     run.add_argument("--model", help="chat model for the LLM path (needs a key or --base-url)")
     run.add_argument("--base-url", help="OpenAI-compatible endpoint")
@@ -577,6 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--format", choices=["md", "json", "text"], default="md")
     resume.add_argument("--env", action="append", help="environment allow-list (default: test)")
     resume.add_argument("--mcp", help="mcpServers config (default: the one last indexed)")
+    resume.add_argument("--name", help="index name (default: $ZSPACE_INDEX or default)")
     resume.add_argument("--yes", action="store_true", help="pre-approve later destructive calls")
     resume.add_argument("--model", help="chat model for the LLM path")
     resume.add_argument("--base-url", help="OpenAI-compatible endpoint")

@@ -16,6 +16,7 @@ from nodes.context import Context
 from nodes.planning.binding import OWN_IDENTIFIER_SPACES
 from stores.catalog.depgraph import FeedbackStore, ToolDependencyGraph
 from stores.catalog.model import Catalog
+from stores.catalog.store import CatalogStore
 from stores.execution.executor import ToolExecutor
 from stores.execution.ledger.calls import CallLedger
 from stores.language.lexicon import Lexicon
@@ -26,7 +27,9 @@ from stores.settings import apply_offline_environment, zspace_home
 
 DEFAULT_INDEX_NAME = "default"
 DEFAULT_INDEX_FSWW: FSWWParams | None = None
-ACTIVE_CATALOG = "catalog.json"
+CATALOG_STORE = "catalog.sqlite"
+# Where versions before the SQLite store kept the indexed catalog; migrated on first read.
+LEGACY_CATALOG = "catalog.json"
 
 
 def configured_embedder() -> Embedder:
@@ -37,6 +40,15 @@ def configured_embedder() -> Embedder:
 
         return LangChainEmbedder(OpenAIEmbeddings(model=choice.split(":", 1)[1]))
     return default_embedder()
+
+
+def configured_index_name(name: str | None) -> str:
+    """The index a command uses: ``--name``, else ``ZSPACE_INDEX``, else ``default``.
+
+    The name selects both the index and the catalog saved with it, so a run finds exactly
+    the tools it can call.
+    """
+    return name or os.environ.get("ZSPACE_INDEX") or DEFAULT_INDEX_NAME
 
 
 @dataclass
@@ -63,7 +75,7 @@ class Deps:
     backends: dict[str, Any] = field(default_factory=dict)
     home: Path | None = None
     lexicon: Lexicon | None = None
-    index_name: str = DEFAULT_INDEX_NAME
+    index_name: str = field(default_factory=lambda: configured_index_name(None))
     chroma_url: str | None = field(default_factory=lambda: os.environ.get("ZSPACE_CHROMA_URL"))
     ledger: CallLedger | None = None
     _graph: ToolDependencyGraph | None = None
@@ -104,20 +116,33 @@ class Deps:
             return self.index
 
     def get_catalog(self) -> Catalog:
-        """The catalog of callable tools: injected, or the one ``zspace index`` last wrote.
+        """The catalog of callable tools: injected, or the one ``zspace index`` last saved.
 
         Raises:
-            FileNotFoundError: nothing was indexed yet.
+            FileNotFoundError: nothing was indexed under this index name yet.
         """
         with self._lock:
             if self.catalog is None:
-                path = self.get_home() / ACTIVE_CATALOG
-                if not path.is_file():
+                store = self.catalog_store()
+                catalog = store.load(self.index_name)
+                legacy = self.get_home() / LEGACY_CATALOG
+                if catalog is None and legacy.is_file():
+                    catalog = Catalog.from_file(legacy)
+                    store.save(self.index_name, catalog)
+                    legacy.rename(legacy.with_name(LEGACY_CATALOG + ".migrated"))
+                if catalog is None:
+                    name = self.index_name
+                    named = "" if name == DEFAULT_INDEX_NAME else f" --name {name}"
                     raise FileNotFoundError(
-                        f"no catalog at {path}: run `zspace index CATALOG` first"
+                        f"no catalog indexed under the name {self.index_name!r} in "
+                        f"{self.get_home()}: run `zspace index CATALOG{named}` first"
                     )
-                self.catalog = Catalog.from_file(path)
+                self.catalog = catalog
             return self.catalog
+
+    def catalog_store(self) -> CatalogStore:
+        """The SQLite store of indexed catalogs under the home."""
+        return CatalogStore(self.get_home() / CATALOG_STORE)
 
     def get_lexicon(self) -> Lexicon:
         """The lexicon: ``ZSPACE_LEXICON`` laid over the shipped one, or the shipped one."""

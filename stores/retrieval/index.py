@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -25,30 +25,11 @@ from stores.execution.policy import environment_allows
 from stores.language.keywords import STOPWORDS, lemmatize, tokenize
 from stores.retrieval.bm25 import BM25Index
 from stores.retrieval.embeddings import Embedder
+from stores.retrieval.entries import EntryKind, EntryTable, IndexEntry, entry_from_json
 from stores.retrieval.fsww import FSWWParams, KeywordVectorCache, fsww_embed
 
-EntryKind = Literal["tool", "agent"]
 ProgressCallback = Callable[[int, int], None]
 EMBED_CHUNK = 256
-
-
-@dataclass(frozen=True)
-class IndexEntry:
-    """One row of the joint index (plain data, JSON-serializable).
-
-    ``environment`` is ``""`` for an untagged entry; ``side_effect`` says whether a call may
-    write (an unknown side effect counts as writing, as the environment rule reads it).
-    """
-
-    entry_id: str
-    kind: EntryKind
-    ref: str
-    agent: str
-    environment: str
-    side_effect: bool
-    key: str
-    text: str
-    tags: tuple[str, ...] = ()
 
 
 @dataclass
@@ -176,15 +157,19 @@ class ToolIndex:
             None if chroma_url else directory / "chroma", url=chroma_url
         )
         self._collection_name = _collection_name(name)
-        self._collection = self._client.get_or_create_collection(
+        self._collection = self._open_collection()
+        self._table = EntryTable(directory / "entries.sqlite", name)
+        self._entries: dict[str, IndexEntry] | None = None
+        self._bm25: BM25Index | None = None
+        self._masks: dict[tuple[Any, ...], np.ndarray] = {}
+        self._verify_with_chroma = self._migrate_json_table()
+
+    def _open_collection(self) -> Any:
+        return self._client.get_or_create_collection(
             self._collection_name,
             embedding_function=None,
             configuration={"hnsw": {"space": "cosine"}},
         )
-        self._entries: dict[str, IndexEntry] = {}
-        self._bm25: BM25Index | None = None
-        self._masks: dict[tuple[Any, ...], np.ndarray] = {}
-        self._load_entry_table()
 
     # ------------------------------------------------------------------ sync
     @property
@@ -198,38 +183,35 @@ class ToolIndex:
     ) -> SyncReport:
         """Make the index hold exactly the catalog's tools and agents.
 
-        Only entries whose key changed are embedded; entries that disappeared are deleted.
+        Only entries whose key changed are embedded and written; entries that disappeared are
+        deleted; an unchanged catalog writes nothing. The entry table says what Chroma holds;
+        when the two disagree in size (an interrupted sync, an older home), Chroma's own
+        metadata decides what must be embedded again.
         """
         started = time.perf_counter()
         if reset:
             self._client.delete_collection(self._collection_name)
-            self._collection = self._client.get_or_create_collection(
-                self._collection_name,
-                embedding_function=None,
-                configuration={"hnsw": {"space": "cosine"}},
-            )
-            self._entries = {}
+            self._collection = self._open_collection()
+            self._table.clear()
         desired = self.desired_entries(catalog)
-        stored = self._stored_metadata()
-        stored_keys = {entry_id: str(meta.get("key", "")) for entry_id, meta in stored.items()}
-        to_embed = [e for e in desired.values() if stored_keys.get(e.entry_id) != e.key]
-        removed = [entry_id for entry_id in stored_keys if entry_id not in desired]
-        # Metadata the environment filter reads, written by an older version with the same key
-        # (unknown side effects were stored as reads): corrected without embedding again.
-        relabel = [
-            e
-            for e in desired.values()
-            if stored_keys.get(e.entry_id) == e.key
-            and _filter_metadata(stored[e.entry_id]) != _filter_metadata(_metadata(e))
-        ]
-        for start in range(0, len(relabel), self._max_batch()):
-            chunk = relabel[start : start + self._max_batch()]
-            self._collection.update(
-                ids=[e.entry_id for e in chunk], metadatas=[_metadata(e) for e in chunk]
-            )
-        if removed:
-            for start in range(0, len(removed), self._max_batch()):
-                self._collection.delete(ids=removed[start : start + self._max_batch()])
+        table_keys = self._table.keys()
+        stored: dict[str, dict[str, Any]] | None = None
+        held = table_keys
+        if self._verify_with_chroma or self._collection.count() != len(table_keys):
+            stored = self._stored_metadata()
+            held = {entry_id: str(meta.get("key", "")) for entry_id, meta in stored.items()}
+        # Sorted by length so every chunk pads to similar lengths: chunking then costs nothing
+        # against one call (in input order it cost 1.62x).
+        to_embed = sorted(
+            (e for e in desired.values() if held.get(e.entry_id) != e.key),
+            key=lambda e: len(e.text),
+        )
+        removed = sorted((held.keys() | table_keys.keys()) - desired.keys())
+        if stored is not None:
+            self._relabel(desired, stored, held)
+        for start in range(0, len(removed), self._max_batch()):
+            self._collection.delete(ids=removed[start : start + self._max_batch()])
+        self._table.delete(removed)
         done = 0
         for start in range(0, len(to_embed), EMBED_CHUNK):
             chunk = to_embed[start : start + EMBED_CHUNK]
@@ -240,12 +222,22 @@ class ToolIndex:
                 metadatas=[_metadata(e) for e in chunk],
                 documents=[e.text for e in chunk],
             )
+            self._table.write(chunk, [lexical_tokens(e.text) for e in chunk])
             done += len(chunk)
             if progress:
                 progress(done, len(to_embed))
+        # Entries Chroma already held under their key but the table did not (an older home).
+        missing = [
+            e
+            for e in desired.values()
+            if table_keys.get(e.entry_id) != e.key and held.get(e.entry_id) == e.key
+        ]
+        self._table.write(missing, [lexical_tokens(e.text) for e in missing])
         self._entries = desired
-        self._save_entry_table()
-        self._ensure_bm25(rebuild=bool(to_embed or removed))
+        self._verify_with_chroma = False
+        if to_embed or removed or missing or self._bm25 is None:
+            self._bm25 = None
+            self._masks = {}
         return SyncReport(
             indexed=len(to_embed),
             unchanged=len(desired) - len(to_embed),
@@ -256,6 +248,28 @@ class ToolIndex:
             agents=sum(1 for e in desired.values() if e.kind == "agent"),
             seconds=time.perf_counter() - started,
         )
+
+    def _relabel(
+        self,
+        desired: dict[str, IndexEntry],
+        stored: dict[str, dict[str, Any]],
+        held: dict[str, str],
+    ) -> None:
+        """Correct the filter metadata an older version wrote under an unchanged key.
+
+        Unknown side effects were once stored as reads; fixed without embedding again.
+        """
+        relabel = [
+            e
+            for e in desired.values()
+            if held.get(e.entry_id) == e.key
+            and _filter_metadata(stored[e.entry_id]) != _filter_metadata(_metadata(e))
+        ]
+        for start in range(0, len(relabel), self._max_batch()):
+            chunk = relabel[start : start + self._max_batch()]
+            self._collection.update(
+                ids=[e.entry_id for e in chunk], metadatas=[_metadata(e) for e in chunk]
+            )
 
     def desired_entries(self, catalog: Catalog) -> dict[str, IndexEntry]:
         """The entries (tools and their agents) that a sync of ``catalog`` makes the index hold."""
@@ -325,45 +339,49 @@ class ToolIndex:
             return 1000
 
     # ------------------------------------------------------------ entry table
-    @property
-    def _table_path(self) -> Path:
-        return self.directory / f"{self.name}.entries.json"
+    def _migrate_json_table(self) -> bool:
+        """Move the JSON entry table of an older version into SQLite, once.
 
-    def _save_entry_table(self) -> None:
-        rows = [asdict(e) for e in self._entries.values()]
-        tmp = self._table_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(rows, ensure_ascii=False))
-        tmp.replace(self._table_path)
+        Returns:
+            Whether a table was migrated (the next sync then checks Chroma's metadata too,
+            which older versions wrote differently).
+        """
+        legacy = self.directory / f"{self.name}.entries.json"
+        if not legacy.is_file():
+            return False
+        if self._table.count() == 0:
+            rows = [entry_from_json(row) for row in json.loads(legacy.read_text())]
+            self._table.write(rows, [lexical_tokens(e.text) for e in rows])
+        legacy.unlink()
+        return True
 
-    def _load_entry_table(self) -> None:
-        if not self._table_path.is_file():
-            return
-        rows = json.loads(self._table_path.read_text())
-        self._entries = {
-            row["entry_id"]: IndexEntry(**{**row, "tags": tuple(row.get("tags", ()))})
-            for row in rows
-        }
-        self._ensure_bm25(rebuild=False)
+    def _ensure_bm25(self) -> BM25Index:
+        """The BM25 model of the current entries, saved or rebuilt.
 
-    def _ensure_bm25(self, rebuild: bool) -> None:
-        ids = list(self._entries)
-        key = _short_hash([self._entries[i].key for i in ids])
+        Loaded when it was saved for this generation of the table, else rebuilt from the
+        stored tokens (nothing is tokenized again) and saved.
+        """
+        key = self._table.generation_key()
         directory = self.directory / f"{self.name}.bm25"
-        loaded = None if rebuild else BM25Index.load(directory, key, lexical_tokens)
+        loaded = BM25Index.load(directory, key, lexical_tokens)
         if loaded is None:
-            loaded = BM25Index.build(ids, [self._entries[i].text for i in ids], lexical_tokens)
+            ids, tokens = self._table.tokens()
+            loaded = BM25Index.from_tokens(ids, tokens, lexical_tokens)
             loaded.save(directory, key)
         self._bm25 = loaded
         self._masks = {}
+        return loaded
 
     # ---------------------------------------------------------------- queries
     @property
     def entries(self) -> dict[str, IndexEntry]:
-        """The entry table, by entry id."""
+        """The entry table, by entry id (read from SQLite on first use)."""
+        if self._entries is None:
+            self._entries = self._table.load()
         return self._entries
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._entries) if self._entries is not None else self._table.count()
 
     def allowed_mask(
         self,
@@ -383,9 +401,10 @@ class ToolIndex:
         cached = self._masks.get(cache_key)
         if cached is not None:
             return cached
+        entries = self.entries
         mask = np.array(
             [
-                self._entries[i].kind in kinds and _allowed(self._entries[i], environments)
+                entries[i].kind in kinds and _allowed(entries[i], environments)
                 for i in bm25.ids
             ],
             dtype=bool,
@@ -407,12 +426,13 @@ class ToolIndex:
         oversampling and filtered in memory; only when too few entries survive is the
         filtered search used.
         """
-        total = len(self._entries)
+        entries = self.entries
+        total = len(entries)
         if total == 0 or n <= 0:
             return []
 
         def keep(entry_id: str) -> bool:
-            entry = self._entries.get(entry_id)
+            entry = entries.get(entry_id)
             return entry is not None and entry.kind in kinds and _allowed(entry, environments)
 
         oversample = min(total, max(n * 3, 50))
@@ -469,10 +489,7 @@ class ToolIndex:
         return [Hit(i, s) for i, s in bm25.top(query, n, mask)]
 
     def _require_bm25(self) -> BM25Index:
-        if self._bm25 is None:
-            self._ensure_bm25(rebuild=True)
-        assert self._bm25 is not None
-        return self._bm25
+        return self._bm25 if self._bm25 is not None else self._ensure_bm25()
 
 
 def _allowed(entry: IndexEntry, environments: Sequence[str] | None) -> bool:

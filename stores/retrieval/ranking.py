@@ -21,8 +21,9 @@ from typing import Literal
 
 import numpy as np
 
+from stores.retrieval.entries import EntryKind
 from stores.retrieval.fsww import FSWWParams, fsww_embed
-from stores.retrieval.index import EntryKind, Hit, ToolIndex
+from stores.retrieval.index import Hit, ToolIndex
 
 Method = Literal["bm25", "dense", "hybrid", "hierarchical"]
 Scope = Literal["joint", "tools", "agents"]
