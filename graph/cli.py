@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,8 @@ from graph.runtime import (
 from graph.session import NO_REPLY, ThreadNotFound, open_session
 from graph.streaming import RunOutcome, ask_on_terminal
 from graph.threads import list_threads
-from stores.catalog.enrich import enrich_catalog
-from stores.catalog.model import Catalog, CatalogError
+from stores.catalog.enrich import enrich_catalog, enrichment_fingerprint
+from stores.catalog.model import Catalog, CatalogError, ToolSpec
 from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
 from stores.retrieval.embeddings import EmbeddingModelMissing
 from stores.settings import apply_offline_environment, zspace_home
@@ -30,8 +30,16 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 DEV_CATALOG = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
 
 
-def load_catalogs(paths: Sequence[str], mcp_config: str | None = None) -> Catalog:
-    """Load and merge catalog files and the tools of MCP servers, then fill missing tags."""
+def load_catalogs(
+    paths: Sequence[str],
+    mcp_config: str | None = None,
+    reuse: Mapping[str, ToolSpec] | None = None,
+) -> Catalog:
+    """Load and merge catalog files and the tools of MCP servers, then fill missing tags.
+
+    ``reuse``: tools indexed before, by raw key; an unchanged record is neither validated
+    nor enriched again (see ``CatalogStore.reusable``).
+    """
     catalog = Catalog()
     if mcp_config:
         import asyncio
@@ -42,7 +50,7 @@ def load_catalogs(paths: Sequence[str], mcp_config: str | None = None) -> Catalo
         print(str(report))
         remember_mcp_config(zspace_home(), Path(mcp_config))
     for path in paths:
-        catalog.load_file(path)
+        catalog.load_file(path, reuse=reuse)
     enrich_catalog(catalog)
     return catalog
 
@@ -71,7 +79,9 @@ def command_index(args: argparse.Namespace) -> int:
     if not args.catalog and not args.mcp:
         print("give catalog files, --mcp CONFIG, or both", file=sys.stderr)
         return 2
-    catalog = load_catalogs(args.catalog, args.mcp)
+    store = deps.catalog_store()
+    fingerprint = enrichment_fingerprint()
+    catalog = load_catalogs(args.catalog, args.mcp, reuse=store.reusable(name, fingerprint))
     if not catalog.tools:
         print(
             "no tools to index: every tool was quarantined or the catalog is empty", file=sys.stderr
@@ -80,7 +90,7 @@ def command_index(args: argparse.Namespace) -> int:
     report = index.sync(
         catalog, progress=None if args.json else _progress_bar("embedding"), reset=args.reset
     )
-    deps.catalog_store().save(name, catalog)
+    store.save(name, catalog, fingerprint)
     counts = {
         "indexed": report.indexed,
         "unchanged": report.unchanged,

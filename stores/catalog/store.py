@@ -22,8 +22,10 @@ from stores.catalog.model import AgentSpec, Catalog, ToolSpec
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tools (
     name TEXT NOT NULL, id TEXT NOT NULL, agent TEXT NOT NULL, position INTEGER NOT NULL,
-    digest TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (name, id)
+    digest TEXT NOT NULL, content TEXT NOT NULL, raw TEXT NOT NULL, spec TEXT NOT NULL,
+    PRIMARY KEY (name, id)
 );
+CREATE TABLE IF NOT EXISTS fingerprints (name TEXT PRIMARY KEY, fingerprint TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS tools_by_agent ON tools (name, agent);
 CREATE TABLE IF NOT EXISTS agents (
     name TEXT NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL,
@@ -66,40 +68,85 @@ class CatalogStore:
                 return True
         return False
 
-    def save(self, name: str, catalog: Catalog) -> SaveReport:
-        """Make the rows under ``name`` hold exactly ``catalog``, writing only what changed."""
-        tool_rows = [
-            (spec.id, spec.agent, position, *_encode(spec.model_dump(exclude={"call_name"})))
-            for position, spec in enumerate(catalog.tools.values())
-        ]
-        agent_rows = [
-            (agent.id, position, *_encode(agent.model_dump()))
-            for position, agent in enumerate(catalog.agents.values())
-        ]
+    def save(self, name: str, catalog: Catalog, fingerprint: str = "") -> SaveReport:
+        """Make the rows under ``name`` hold exactly ``catalog``, writing only what changed.
+
+        A tool read back from this store and not changed since is compared by its known
+        digest, without being serialized again. ``fingerprint`` names how the tools were
+        enriched; :meth:`reusable` offers them again only under the same fingerprint.
+        """
         written = deleted = 0
         with self._connection:
-            for table, rows, width in (("tools", tool_rows, 6), ("agents", agent_rows, 5)):
-                stored = {
-                    row_id: (position, digest)
-                    for row_id, position, digest in self._connection.execute(
-                        f"SELECT id, position, digest FROM {table} WHERE name = ?",  # noqa: S608
-                        (name,),
+            stored = {
+                row[0]: tuple(row[1:])
+                for row in self._connection.execute(
+                    "SELECT id, position, digest, raw FROM tools WHERE name = ?", (name,)
+                )
+            }
+            changed: list[tuple[Any, ...]] = []
+            for position, spec in enumerate(catalog.tools.values()):
+                raw = spec.known("raw") or ""
+                digest = spec.known("digest")
+                if digest is not None and stored.get(spec.id) == (position, digest, raw):
+                    continue
+                digest, text = _encode(spec.model_dump(exclude={"call_name"}))
+                if stored.get(spec.id) != (position, digest, raw):
+                    changed.append(
+                        (name, spec.id, spec.agent, position, digest, spec.content_hash(), raw,
+                         text)
                     )
-                }
-                changed = [row for row in rows if stored.get(row[0]) != (row[-3], row[-2])]
-                gone = stored.keys() - {row[0] for row in rows}
-                placeholders = ", ".join("?" * width)
-                self._connection.executemany(
-                    f"INSERT OR REPLACE INTO {table} VALUES ({placeholders})",  # noqa: S608
-                    [(name, *row) for row in changed],
+            gone = stored.keys() - catalog.tools.keys()
+            self._connection.executemany(
+                "INSERT OR REPLACE INTO tools VALUES (?, ?, ?, ?, ?, ?, ?, ?)", changed
+            )
+            self._connection.executemany(
+                "DELETE FROM tools WHERE name = ? AND id = ?", [(name, i) for i in gone]
+            )
+            written += len(changed)
+            deleted += len(gone)
+            stored_agents = {
+                row[0]: (row[1], row[2])
+                for row in self._connection.execute(
+                    "SELECT id, position, digest FROM agents WHERE name = ?", (name,)
                 )
-                self._connection.executemany(
-                    f"DELETE FROM {table} WHERE name = ? AND id = ?",  # noqa: S608
-                    [(name, row_id) for row_id in gone],
-                )
-                written += len(changed)
-                deleted += len(gone)
+            }
+            agent_rows = [
+                (name, agent.id, position, *_encode(agent.model_dump()))
+                for position, agent in enumerate(catalog.agents.values())
+            ]
+            changed_agents = [row for row in agent_rows if stored_agents.get(row[1]) != row[2:4]]
+            gone_agents = stored_agents.keys() - catalog.agents.keys()
+            self._connection.executemany(
+                "INSERT OR REPLACE INTO agents VALUES (?, ?, ?, ?, ?)", changed_agents
+            )
+            self._connection.executemany(
+                "DELETE FROM agents WHERE name = ? AND id = ?", [(name, i) for i in gone_agents]
+            )
+            self._connection.execute(
+                "INSERT OR REPLACE INTO fingerprints VALUES (?, ?)", (name, fingerprint)
+            )
+            written += len(changed_agents)
+            deleted += len(gone_agents)
         return SaveReport(written, deleted)
+
+    def reusable(self, name: str, fingerprint: str) -> dict[str, ToolSpec]:
+        """Saved tools by raw key, to load an unchanged record without validating it again.
+
+        Empty when the catalog was enriched differently (another ``fingerprint``).
+        """
+        row = self._connection.execute(
+            "SELECT fingerprint FROM fingerprints WHERE name = ?", (name,)
+        ).fetchone()
+        if row is None or row[0] != fingerprint:
+            return {}
+        reuse: dict[str, ToolSpec] = {}
+        for digest, content, raw, spec in self._connection.execute(
+            "SELECT digest, content, raw, spec FROM tools WHERE name = ? AND raw != ''", (name,)
+        ):
+            tool = _tool(json.loads(spec))
+            tool.remember(digest=digest, content=content, raw=raw, enriched=fingerprint)
+            reuse[raw] = tool
+        return reuse
 
     def load(self, name: str) -> Catalog | None:
         """The catalog saved under ``name``, in the order it was saved; None when there is none."""
@@ -111,10 +158,13 @@ class CatalogStore:
         ):
             agent = AgentSpec.model_construct(**json.loads(spec))
             catalog.agents[agent.id] = agent
-        for (spec,) in self._connection.execute(
-            "SELECT spec FROM tools WHERE name = ? ORDER BY position", (name,)
+        for digest, content, raw, spec in self._connection.execute(
+            "SELECT digest, content, raw, spec FROM tools WHERE name = ? ORDER BY position",
+            (name,),
         ):
-            catalog.add_tool(_tool(json.loads(spec)))
+            tool = _tool(json.loads(spec))
+            tool.remember(digest=digest, content=content, raw=raw)
+            catalog.add_tool(tool)
         return catalog
 
     def tools_of(self, name: str, agent: str) -> tuple[AgentSpec | None, list[ToolSpec]]:

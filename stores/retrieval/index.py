@@ -9,12 +9,13 @@ Sync is incremental: only entries whose key changed are embedded again.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -193,7 +194,8 @@ class ToolIndex:
             self._client.delete_collection(self._collection_name)
             self._collection = self._open_collection()
             self._table.clear()
-        desired = self.desired_entries(catalog)
+        planned = self._planned_entries(catalog)
+        desired = {entry_id: entry for entry_id, (entry, _) in planned.items()}
         table_keys = self._table.keys()
         stored: dict[str, dict[str, Any]] | None = None
         held = table_keys
@@ -203,7 +205,11 @@ class ToolIndex:
         # Sorted by length so every chunk pads to similar lengths: chunking then costs nothing
         # against one call (in input order it cost 1.62x).
         to_embed = sorted(
-            (e for e in desired.values() if held.get(e.entry_id) != e.key),
+            (
+                replace(e, text=planned[e.entry_id][1]())
+                for e in desired.values()
+                if held.get(e.entry_id) != e.key
+            ),
             key=lambda e: len(e.text),
         )
         removed = sorted((held.keys() | table_keys.keys()) - desired.keys())
@@ -228,12 +234,13 @@ class ToolIndex:
                 progress(done, len(to_embed))
         # Entries Chroma already held under their key but the table did not (an older home).
         missing = [
-            e
+            replace(e, text=planned[e.entry_id][1]())
             for e in desired.values()
             if table_keys.get(e.entry_id) != e.key and held.get(e.entry_id) == e.key
         ]
         self._table.write(missing, [lexical_tokens(e.text) for e in missing])
-        self._entries = desired
+        # Read back from the table on first use: the planned entries carry no text.
+        self._entries = None
         self._verify_with_chroma = False
         if to_embed or removed or missing or self._bm25 is None:
             self._bm25 = None
@@ -273,8 +280,21 @@ class ToolIndex:
 
     def desired_entries(self, catalog: Catalog) -> dict[str, IndexEntry]:
         """The entries (tools and their agents) that a sync of ``catalog`` makes the index hold."""
+        return {
+            entry_id: replace(entry, text=text())
+            for entry_id, (entry, text) in self._planned_entries(catalog).items()
+        }
+
+    def _planned_entries(
+        self, catalog: Catalog
+    ) -> dict[str, tuple[IndexEntry, Callable[[], str]]]:
+        """Every entry with its key but no text yet, and how to write its text.
+
+        A sync needs the text of the entries it embeds only: building the text of every tool
+        was a large part of a no-op sync.
+        """
         config = self.config_key
-        entries: dict[str, IndexEntry] = {}
+        planned: dict[str, tuple[IndexEntry, Callable[[], str]]] = {}
         tool_names: dict[str, list[str]] = {}
         for spec in catalog.tools.values():
             tool_names.setdefault(spec.agent, []).append(spec.name)
@@ -283,32 +303,38 @@ class ToolIndex:
                 continue
             entry_id = f"agent:{agent.id}"
             names = sorted(tool_names[agent.id])
-            entries[entry_id] = IndexEntry(
-                entry_id=entry_id,
-                kind="agent",
-                ref=agent.id,
-                agent=agent.id,
-                environment="",
-                side_effect=False,
-                key=f"{_short_hash([agent.content_hash(), names])}:{config}",
-                text=agent_entry_text(agent, names),
+            planned[entry_id] = (
+                IndexEntry(
+                    entry_id=entry_id,
+                    kind="agent",
+                    ref=agent.id,
+                    agent=agent.id,
+                    environment="",
+                    side_effect=False,
+                    key=f"{_short_hash([agent.content_hash(), names])}:{config}",
+                    text="",
+                ),
+                functools.partial(agent_entry_text, agent, names),
             )
         for spec in catalog.tools.values():
             entry_id = f"tool:{spec.id}"
             owner = catalog.agents.get(spec.agent)
             owner_name = (owner.name if owner else "") or spec.agent
-            entries[entry_id] = IndexEntry(
-                entry_id=entry_id,
-                kind="tool",
-                ref=spec.id,
-                agent=spec.agent,
-                environment=spec.environment or "",
-                side_effect=spec.side_effect is not False,
-                key=f"{_short_hash([spec.content_hash(), owner_name])}:{config}",
-                text=tool_entry_text(spec, owner_name),
-                tags=tuple(dict.fromkeys(spec.entity_tags + spec.capability_tags)),
+            planned[entry_id] = (
+                IndexEntry(
+                    entry_id=entry_id,
+                    kind="tool",
+                    ref=spec.id,
+                    agent=spec.agent,
+                    environment=spec.environment or "",
+                    side_effect=spec.side_effect is not False,
+                    key=f"{_short_hash([spec.content_hash(), owner_name])}:{config}",
+                    text="",
+                    tags=tuple(dict.fromkeys(spec.entity_tags + spec.capability_tags)),
+                ),
+                functools.partial(tool_entry_text, spec, owner_name),
             )
-        return entries
+        return planned
 
     def _embed_entries(self, entries: Sequence[IndexEntry]) -> np.ndarray:
         texts = [e.text for e in entries]
