@@ -21,6 +21,7 @@ import json
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -185,22 +186,29 @@ def _index_quietly(catalog_path: Path, name: str = "default") -> dict[str, Any]:
     args = argparse.Namespace(
         catalog=[str(catalog_path)], mcp=None, reset=False, json=True, name=name
     )
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     with contextlib.redirect_stdout(out):
         command_index(args)
     seconds = time.perf_counter() - started
     counts: dict[str, Any] = json.loads(out.getvalue().strip().splitlines()[-1])
     counts["wall"] = seconds
+    counts["cpu"] = time.process_time() - cpu
     return counts
 
 
-def _child_seconds(command: list[str], env: dict[str, str], runs: int = 3) -> float:
-    times = []
+def _child_seconds(
+    command: list[str], env: dict[str, str], runs: int = 3
+) -> tuple[float, float]:
+    """Best wall time and best CPU time (user + system) of a child process over ``runs``."""
+    walls, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         subprocess.run(command, env=env, capture_output=True, check=True, cwd=REPO)
-        times.append(time.perf_counter() - started)
-    return min(times)
+        walls.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return min(walls), min(cpus)
 
 
 def measure_size(base: dict[str, Any], size: int, scratch: Path) -> dict[str, Any]:
@@ -224,9 +232,9 @@ def measure_size(base: dict[str, Any], size: int, scratch: Path) -> dict[str, An
     enrich_catalog(catalog)
     deps = Deps(home=home)
     texts = [entry.text for entry in deps.get_index().desired_entries(catalog).values()]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     embedder.embed(texts)
-    bare = time.perf_counter() - started
+    bare, bare_cpu = time.perf_counter() - started, time.process_time() - cpu
     deps = None  # type: ignore[assignment]
 
     build = _index_quietly(catalog_path)
@@ -237,8 +245,8 @@ def measure_size(base: dict[str, Any], size: int, scratch: Path) -> dict[str, An
 
     env = {**os.environ, "ZSPACE_HOME": str(home), "PYTHONPATH": str(REPO)}
     search = [sys.executable, "-m", "graph.cli", "search", "weather forecast for a city", "--json"]
-    start_s = _child_seconds(search, env)
-    import_s = _child_seconds([sys.executable, "-c", "import chromadb, numpy"], env)
+    start_s, start_cpu = _child_seconds(search, env)
+    import_s, import_cpu = _child_seconds([sys.executable, "-c", "import chromadb, numpy"], env)
 
     index = Deps(home=home).get_index()
     queries = load_queries(DEV_QUERIES, "question")
@@ -248,7 +256,12 @@ def measure_size(base: dict[str, Any], size: int, scratch: Path) -> dict[str, An
         "tools": len(document["tools"]),
         "entries": len(texts),
         "bare_embed_s": bare,
+        "bare_embed_cpu": bare_cpu,
         "build_s": build["wall"],
+        "build_cpu": build["cpu"],
+        "noop_cpu": noop["cpu"],
+        "change_cpu": change["cpu"],
+        "startup_above_import_cpu": start_cpu - import_cpu,
         "build_embedded": build["indexed"],
         "noop_s": noop["wall"],
         "noop_embedded": noop["indexed"],
@@ -262,20 +275,35 @@ def measure_size(base: dict[str, Any], size: int, scratch: Path) -> dict[str, An
 
 
 def format_rows(rows: list[dict[str, Any]]) -> list[str]:
-    """The table lines of one run."""
+    """The table lines of one run: wall seconds, and CPU seconds where measured.
+
+    On a shared machine the wall time follows the load; the CPU time (this process and its
+    threads, or the child's user + system) is what the work costs.
+    """
     lines = [
         "| tools | entries | bare embedding s | build s | build / bare | no-op re-sync s "
         "| one change s (embedded) | search start-up above import s | query p50 ms "
         "| agent R@5 | tool R@5 |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+
+    def both(row: dict[str, Any], wall: str, cpu: str, digits: int = 2) -> str:
+        if cpu not in row:
+            return f"{row[wall]:.{digits}f}"
+        return f"{row[wall]:.{digits}f} (CPU {row[cpu]:.{digits}f})"
+
     for row in rows:
+        ratio = f"{row['build_s'] / row['bare_embed_s']:.2f}"
+        if "build_cpu" in row:
+            ratio += f" (CPU {row['build_cpu'] / row['bare_embed_cpu']:.2f})"
         lines.append(
-            f"| {row['tools']:,} | {row['entries']:,} | {row['bare_embed_s']:.1f} "
-            f"| {row['build_s']:.1f} | {row['build_s'] / row['bare_embed_s']:.2f} "
-            f"| {row['noop_s']:.2f} | {row['change_s']:.2f} ({row['change_embedded']}) "
-            f"| {row['startup_above_import_s']:.2f} | {row['query_p50_ms']:.1f} "
-            f"| {row['agent_r5']:.3f} | {row['tool_r5']:.3f} |"
+            f"| {row['tools']:,} | {row['entries']:,} "
+            f"| {both(row, 'bare_embed_s', 'bare_embed_cpu', 1)} "
+            f"| {both(row, 'build_s', 'build_cpu', 1)} | {ratio} "
+            f"| {both(row, 'noop_s', 'noop_cpu')} "
+            f"| {both(row, 'change_s', 'change_cpu')} ({row['change_embedded']}) "
+            f"| {both(row, 'startup_above_import_s', 'startup_above_import_cpu')} "
+            f"| {row['query_p50_ms']:.1f} | {row['agent_r5']:.3f} | {row['tool_r5']:.3f} |"
         )
     return lines
 
@@ -294,14 +322,21 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench scale")
     parser.add_argument("--sizes", type=int, nargs="+", default=[2500, 10000])
     parser.add_argument("--label", default="after", help="section of scale.md to write")
+    parser.add_argument(
+        "--rows", help="format these JSON rows (one per line, as a run prints) instead of running"
+    )
     args = parser.parse_args(argv)
     base = json.loads(DEV_CATALOG.read_text())
     rows = []
-    with tempfile.TemporaryDirectory() as scratch:
-        for size in args.sizes:
-            row = measure_size(base, size, Path(scratch))
-            print(json.dumps(row), flush=True)
-            rows.append(row)
+    if args.rows:
+        rows = [json.loads(line) for line in Path(args.rows).read_text().splitlines()
+                if line.startswith("{")]
+    else:
+        with tempfile.TemporaryDirectory() as scratch:
+            for size in args.sizes:
+                row = measure_size(base, size, Path(scratch))
+                print(json.dumps(row), flush=True)
+                rows.append(row)
     command = f"python -m bench scale --sizes {' '.join(map(str, args.sizes))}"
     section = "\n".join(
         [f"## {args.label}", "", f"{machine_line()}. Command: `{command} --label {args.label}`.",

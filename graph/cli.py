@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,14 @@ from graph.streaming import RunOutcome, ask_on_terminal
 from graph.threads import list_threads
 from stores.catalog.enrich import enrich_catalog, enrichment_fingerprint
 from stores.catalog.model import Catalog, CatalogError, ToolSpec
+from stores.catalog.store import keep_last_good
 from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
 from stores.retrieval.embeddings import EmbeddingModelMissing
-from stores.settings import apply_offline_environment, zspace_home
+from stores.settings import SettingError, apply_offline_environment, zspace_home
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# zspace index: some MCP server failed; its last good tools were kept (stale), or none.
+EXIT_INDEX_PARTIAL = 5
 DEV_CATALOG = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
 
 
@@ -34,13 +38,19 @@ def load_catalogs(
     paths: Sequence[str],
     mcp_config: str | None = None,
     reuse: Mapping[str, ToolSpec] | None = None,
-) -> Catalog:
+    keep: Callable[[Catalog, Mapping[str, str]], dict[str, int]] | None = None,
+) -> tuple[Catalog, dict[str, dict[str, Any]]]:
     """Load and merge catalog files and the tools of MCP servers, then fill missing tags.
 
     ``reuse``: tools indexed before, by raw key; an unchanged record is neither validated
-    nor enriched again (see ``CatalogStore.reusable``).
+    nor enriched again (see ``CatalogStore.reusable``). ``keep``: called with the servers
+    that failed (name → reason) to add their last good tools; returns how many per server.
+
+    Returns:
+        The catalog and, per failed server, ``{"tools": kept, "error": reason}``.
     """
     catalog = Catalog()
+    stale: dict[str, dict[str, Any]] = {}
     if mcp_config:
         import asyncio
 
@@ -48,14 +58,25 @@ def load_catalogs(
 
         _, report = asyncio.run(load_mcp_catalog(mcp_config, catalog=catalog))
         print(str(report))
+        failed = report.failed
+        kept = keep(catalog, failed) if keep and failed else {}
+        for server, reason in failed.items():
+            count = kept.get(server, 0)
+            stale[server] = {"tools": count, "error": reason}
+            if count:
+                plural = "" if count == 1 else "s"
+                print(f"  {server}: kept {count} last good tool{plural} (stale): {reason}")
+            else:
+                print(f"  {server}: no earlier tools to keep: {reason}")
         remember_mcp_config(zspace_home(), Path(mcp_config))
     for path in paths:
         catalog.load_file(path, reuse=reuse)
     enrich_catalog(catalog)
-    return catalog
+    return catalog, stale
 
 
 def _progress_bar(label: str) -> Any:
+    """A progress callback drawing a bar with the rate and the time left on stderr."""
     from tqdm import tqdm
 
     bar: Any = None
@@ -63,8 +84,8 @@ def _progress_bar(label: str) -> Any:
     def update(done: int, total: int) -> None:
         nonlocal bar
         if bar is None:
-            bar = tqdm(total=total, desc=label, unit="entry", file=sys.stderr, leave=False)
-        bar.n = done
+            bar = tqdm(total=total, desc=label, unit="entry", file=sys.stderr, smoothing=0.1)
+        bar.update(done - bar.n)  # update(), not n =: tqdm's rate and ETA follow updates
         bar.refresh()
         if done >= total:
             bar.close()
@@ -81,14 +102,20 @@ def command_index(args: argparse.Namespace) -> int:
         return 2
     store = deps.catalog_store()
     fingerprint = enrichment_fingerprint()
-    catalog = load_catalogs(args.catalog, args.mcp, reuse=store.reusable(name, fingerprint))
+    catalog, stale = load_catalogs(
+        args.catalog,
+        args.mcp,
+        reuse=store.reusable(name, fingerprint),
+        keep=functools.partial(keep_last_good, store=store, name=name),
+    )
     if not catalog.tools:
         print(
             "no tools to index: every tool was quarantined or the catalog is empty", file=sys.stderr
         )
     index = deps.get_index()
+    show = getattr(args, "progress", False) or (not args.json and sys.stderr.isatty())
     report = index.sync(
-        catalog, progress=None if args.json else _progress_bar("embedding"), reset=args.reset
+        catalog, progress=_progress_bar("embedding") if show else None, reset=args.reset
     )
     store.save(name, catalog, fingerprint)
     counts = {
@@ -99,6 +126,7 @@ def command_index(args: argparse.Namespace) -> int:
         "tools": report.tools,
         "agents": report.agents,
         "seconds": round(report.seconds, 2),
+        "stale": stale,
     }
     print(
         f"indexed {report.indexed}, unchanged {report.unchanged}, removed {report.removed}, "
@@ -109,7 +137,7 @@ def command_index(args: argparse.Namespace) -> int:
         print(f"  quarantined: {reason}")
     if args.json:
         print(json.dumps(counts))
-    return 0
+    return EXIT_INDEX_PARTIAL if stale else 0
 
 
 def command_search(args: argparse.Namespace) -> int:
@@ -494,6 +522,9 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("--mcp", help="an mcpServers JSON config: index every server's tools")
     index.add_argument("--reset", action="store_true", help="drop the index and embed everything")
     index.add_argument("--json", action="store_true", help="last line: one JSON object of counts")
+    index.add_argument("--progress", action="store_true",
+                       help="draw the embedding progress bar (rate, ETA) on stderr even when "
+                            "stderr is not a terminal")
     index.add_argument("--name", help="index name (default: $ZSPACE_INDEX or default)")
     index.set_defaults(handler=command_index)
 
@@ -617,7 +648,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args))
-    except (CatalogError, EmbeddingModelMissing, FileNotFoundError, ThreadNotFound) as exc:
+    except (
+        CatalogError, EmbeddingModelMissing, FileNotFoundError, SettingError, ThreadNotFound
+    ) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except (RunLeaseHeld, RunConflict) as exc:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -191,3 +192,33 @@ def _encode(data: dict[str, Any]) -> tuple[str, str]:
 
 def _tool(data: dict[str, Any]) -> ToolSpec:
     return ToolSpec.model_construct(**data)
+
+
+STALE_FLAG = "stale"
+
+
+def keep_last_good(
+    catalog: Catalog, failed: Mapping[str, str], *, store: CatalogStore, name: str
+) -> dict[str, int]:
+    """Add the last good tools of every failed source to ``catalog``, flagged ``stale``.
+
+    A server that cannot be listed at re-index keeps the tools it had in catalog ``name``,
+    so a flaky server does not drop out of the index; they are marked so the catalog says
+    they were not confirmed this time.
+
+    Returns:
+        How many tools were kept per failed source (0: nothing was indexed from it before).
+    """
+    kept: dict[str, int] = {}
+    for source in failed:
+        owner, tools = store.tools_of(name, source)
+        if owner is not None:
+            catalog.agents.setdefault(source, owner)
+        count = 0
+        for spec in tools:
+            if STALE_FLAG not in spec.flags:
+                spec.flags = [*spec.flags, STALE_FLAG]
+            if catalog.add_tool(spec) is not None:
+                count += 1
+        kept[source] = count
+    return kept

@@ -28,6 +28,7 @@ from stores.retrieval.bm25 import BM25Index
 from stores.retrieval.embeddings import Embedder
 from stores.retrieval.entries import EntryKind, EntryTable, IndexEntry, entry_from_json
 from stores.retrieval.fsww import FSWWParams, KeywordVectorCache, fsww_embed
+from stores.settings import HnswSettings
 
 ProgressCallback = Callable[[int, int], None]
 EMBED_CHUNK = 256
@@ -137,6 +138,7 @@ class ToolIndex:
         chroma_url: str | None = None,
         index_fsww: FSWWParams | None = None,
         keyword_cache: KeywordVectorCache | None = None,
+        hnsw: HnswSettings | None = None,
     ) -> None:
         """Open (or create) the index stored under ``directory``.
 
@@ -147,11 +149,14 @@ class ToolIndex:
             chroma_url: a Chroma server to use instead of the embedded one.
             index_fsww: FSWW parameters to fuse tool text with its tags; None disables.
             keyword_cache: shared cache of tag and keyword vectors.
+            hnsw: Chroma's HNSW parameters (default: from the environment, see
+                :class:`~stores.settings.HnswSettings`).
         """
         self.directory = directory
         self.embedder = embedder
         self.name = name
         self.index_fsww = index_fsww
+        self.hnsw = hnsw or HnswSettings.from_environment()
         self.keyword_cache = keyword_cache or KeywordVectorCache(embedder)
         directory.mkdir(parents=True, exist_ok=True)
         self._client = make_chroma_client(
@@ -166,11 +171,17 @@ class ToolIndex:
         self._verify_with_chroma = self._migrate_json_table()
 
     def _open_collection(self) -> Any:
-        return self._client.get_or_create_collection(
+        collection = self._client.get_or_create_collection(
             self._collection_name,
             embedding_function=None,
-            configuration={"hnsw": {"space": "cosine"}},
+            configuration=self.hnsw.collection_configuration(),
         )
+        # An existing collection keeps the configuration it was created with; ef_search is
+        # the one HNSW parameter Chroma lets us change afterwards.
+        current = (collection.configuration or {}).get("hnsw") or {}
+        if current.get("ef_search") not in (None, self.hnsw.ef_search):
+            collection.modify(configuration={"hnsw": {"ef_search": self.hnsw.ef_search}})
+        return collection
 
     # ------------------------------------------------------------------ sync
     @property

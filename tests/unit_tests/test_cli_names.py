@@ -99,3 +99,87 @@ def test_an_older_home_with_catalog_json_is_migrated(
     assert "shop/list_orders" in last_json(capsys.readouterr().out)["answer"]
     assert (zhome / "catalog.json.migrated").is_file()
     assert (zhome / "catalog.sqlite").is_file()
+
+
+def test_index_progress_shows_rate_and_time_left_only_when_asked(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["index", str(home / "shop.json"), "--json"]) == 0
+    assert "entry/s" not in capsys.readouterr().err  # not a terminal, not asked
+    assert cli.main(["index", str(home / "weather.json"), "--progress", "--name", "p"]) == 0
+    err = capsys.readouterr().err
+    assert "embedding" in err and "2/2" in err
+    last = err.split("\r")[-2] if err.endswith("\r") else err.rsplit("\r", 1)[-1]
+    assert "?entry/s" not in last and "entry/s" in last  # the rate
+
+
+def fake_mcp_loader(failing: dict[str, str]) -> Any:
+    """A stand-in for load_mcp_catalog: two servers, each with one tool, some failing."""
+    from stores.catalog.mcp import McpLoadReport, ServerLoadResult
+
+    async def load(config_path: Any, *, catalog: Any) -> Any:
+        report = McpLoadReport(source=str(config_path))
+        for server, tool in (("files", "read_file"), ("memory", "read_graph")):
+            if server in failing:
+                report.servers[server] = ServerLoadResult(server, ok=False, error=failing[server])
+                continue
+            catalog.load_document({"agents": [{"id": server, "description": f"{server} server"}]},
+                                  source=f"mcp:{server}")
+            catalog.add_raw_tool(
+                {"name": tool, "agent": server, "description": f"{tool} of {server}",
+                 "side_effect": False, "input_schema": {"type": "object", "properties": {}}},
+                source=f"mcp:{server}",
+            )
+            report.servers[server] = ServerLoadResult(server, ok=True, tools=1)
+        return catalog, report
+
+    return load
+
+
+def test_a_server_failing_at_reindex_keeps_its_last_good_tools_marked_stale(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import stores.catalog.mcp as mcp_module
+    from stores.catalog.store import CatalogStore
+
+    config = home / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {}}))
+    monkeypatch.setattr(mcp_module, "load_mcp_catalog", fake_mcp_loader({}))
+    assert cli.main(["index", "--mcp", str(config), "--json"]) == 0
+    assert last_json(capsys.readouterr().out)["tools"] == 2
+
+    monkeypatch.setattr(
+        mcp_module, "load_mcp_catalog", fake_mcp_loader({"files": "connection refused"})
+    )
+    assert cli.main(["index", "--mcp", str(config), "--json"]) == cli.EXIT_INDEX_PARTIAL
+    out = capsys.readouterr().out
+    assert "files: kept 1 last good tool (stale): connection refused" in out
+    counts = last_json(out)
+    assert counts["tools"] == 2 and counts["removed"] == 0
+    assert counts["stale"] == {"files": {"tools": 1, "error": "connection refused"}}
+    saved = CatalogStore(home / "home" / "catalog.sqlite").load("default")
+    assert saved is not None and "stale" in saved.tools["files/read_file"].flags
+    assert "stale" not in saved.tools["memory/read_graph"].flags
+    assert cli.main(["search", "read file", "--json"]) == 0
+    assert "files/read_file" in [t["tool_id"] for t in last_json(capsys.readouterr().out)["tools"]]
+
+    # Back up: fresh tools, nothing stale, exit 0.
+    monkeypatch.setattr(mcp_module, "load_mcp_catalog", fake_mcp_loader({}))
+    assert cli.main(["index", "--mcp", str(config), "--json"]) == 0
+    assert last_json(capsys.readouterr().out)["stale"] == {}
+    saved = CatalogStore(home / "home" / "catalog.sqlite").load("default")
+    assert saved is not None and "stale" not in saved.tools["files/read_file"].flags
+
+
+def test_a_server_failing_on_its_first_index_is_partial_with_nothing_kept(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import stores.catalog.mcp as mcp_module
+
+    config = home / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {}}))
+    monkeypatch.setattr(mcp_module, "load_mcp_catalog", fake_mcp_loader({"memory": "timed out"}))
+    assert cli.main(["index", "--mcp", str(config), "--json"]) == cli.EXIT_INDEX_PARTIAL
+    out = capsys.readouterr().out
+    assert "memory: no earlier tools to keep: timed out" in out
+    assert last_json(out)["stale"] == {"memory": {"tools": 0, "error": "timed out"}}

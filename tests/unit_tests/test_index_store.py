@@ -9,6 +9,7 @@ import pytest
 from stores.retrieval import index as index_module
 from stores.retrieval.bm25 import BM25Index
 from stores.retrieval.index import ToolIndex
+from stores.settings import HnswSettings
 from tests.fakes import HashingEmbedder
 from tests.unit_tests.test_index import make_catalog
 
@@ -89,3 +90,33 @@ def test_an_older_json_entry_table_is_migrated(tmp_path: Path) -> None:
     assert not (tmp_path / "t.entries.json").exists()
     assert migrated.sync(catalog).indexed == 0
     assert migrated.lexical_search("forecast", 1, kinds=("tool",))[0].entry_id == "tool:weather/get_forecast"
+
+
+def test_hnsw_settings_reach_chroma_and_ef_search_follows_the_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ZSPACE_HNSW_EF_SEARCH", raising=False)
+    index = open_index(tmp_path)
+    hnsw = index._collection.configuration["hnsw"]
+    defaults = HnswSettings()
+    assert (hnsw["ef_search"], hnsw["ef_construction"], hnsw["max_neighbors"]) == (
+        defaults.ef_search, defaults.ef_construction, defaults.max_neighbors
+    )
+    index.sync(make_catalog())
+    monkeypatch.setenv("ZSPACE_HNSW_EF_SEARCH", "64")
+    reopened = open_index(tmp_path)
+    assert reopened._collection.configuration["hnsw"]["ef_search"] == 64
+    assert reopened.sync(make_catalog()).indexed == 0
+
+
+def test_a_bad_hnsw_setting_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import graph.cli as cli
+
+    monkeypatch.setenv("ZSPACE_HOME", str(tmp_path))
+    monkeypatch.setenv("ZSPACE_HNSW_M", "many")
+    assert cli.main(["search", "forecast"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "error: ZSPACE_HNSW_M='many': give a positive whole number"
+    )
