@@ -9,29 +9,39 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graph.deps import Deps, configured_index_name
-from graph.runtime import (
-    configured_postgres_url,
-    open_checkpointer,
-    remember_mcp_config,
-    saved_mcp_config,
-)
-from graph.session import NO_REPLY, ThreadNotFound, open_session
-from graph.streaming import RunOutcome, ask_on_terminal
-from graph.threads import list_threads
 from stores.catalog.enrich import enrich_catalog, enrichment_fingerprint
 from stores.catalog.model import Catalog, CatalogError, ToolSpec
 from stores.catalog.store import keep_last_good
-from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
 from stores.retrieval.embeddings import EmbeddingModelMissing
 from stores.settings import SettingError, apply_offline_environment, zspace_home
+
+if TYPE_CHECKING:
+    from graph.streaming import RunOutcome
+
+# The graph, LangGraph and the MCP client are imported by the commands that run the graph:
+# `zspace search` and `zspace index` start without them.
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # zspace index: some MCP server failed; its last good tools were kept (stale), or none.
 EXIT_INDEX_PARTIAL = 5
 DEV_CATALOG = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
+
+
+def saved_mcp_config(home: Path) -> Path | None:
+    """The MCP config ``zspace index --mcp`` last used (see ``graph.runtime``)."""
+    from graph.runtime import saved_mcp_config as saved
+
+    return saved(home)
+
+
+def remember_mcp_config(home: Path, config: Path) -> None:
+    """Remember the MCP config that serves the indexed tools (see ``graph.runtime``)."""
+    from graph.runtime import remember_mcp_config as remember
+
+    remember(home, config)
 
 
 def load_catalogs(
@@ -405,6 +415,9 @@ def command_run(args: argparse.Namespace) -> int:
     """Run a request through the whole graph, streaming progress."""
     import asyncio
 
+    from graph.session import open_session
+    from graph.streaming import ask_on_terminal
+
     context = _context(args)
     deps = Deps(index_name=configured_index_name(args.name))
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
@@ -438,6 +451,9 @@ def command_run(args: argparse.Namespace) -> int:
 def command_resume(args: argparse.Namespace) -> int:
     """Continue an interrupted thread with an answer, an approval or a rejection."""
     import asyncio
+
+    from graph.session import NO_REPLY, open_session
+    from graph.streaming import ask_on_terminal
 
     context = _context(args)
     deps = Deps(index_name=configured_index_name(args.name))
@@ -473,6 +489,8 @@ def command_threads(args: argparse.Namespace) -> int:
     import asyncio
 
     from graph.builder import build_graph
+    from graph.runtime import configured_postgres_url, open_checkpointer
+    from graph.threads import list_threads
 
     deps = Deps()
 
@@ -648,14 +666,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args))
-    except (
-        CatalogError, EmbeddingModelMissing, FileNotFoundError, SettingError, ThreadNotFound
-    ) as exc:
+    except (CatalogError, EmbeddingModelMissing, FileNotFoundError, SettingError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except (RunLeaseHeld, RunConflict) as exc:
+    except Exception as exc:
+        code = _exit_code_of(exc)
+        if code is None:
+            raise
         print(f"error: {exc}", file=sys.stderr)
+        return code
+
+
+def _exit_code_of(exc: Exception) -> int | None:
+    """The exit code of a run's known failure (2: unknown thread, 4: run held elsewhere)."""
+    # Imported here: a failure of this kind means the run machinery is loaded already.
+    from graph.session import ThreadNotFound
+    from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
+
+    if isinstance(exc, ThreadNotFound):
+        return 2
+    if isinstance(exc, RunLeaseHeld | RunConflict):
         return 4
+    return None
 
 
 if __name__ == "__main__":

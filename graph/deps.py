@@ -10,20 +10,22 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nodes.context import Context
 from nodes.planning.binding import OWN_IDENTIFIER_SPACES
 from stores.catalog.depgraph import FeedbackStore, ToolDependencyGraph
 from stores.catalog.model import Catalog
 from stores.catalog.store import CatalogStore
-from stores.execution.executor import ToolExecutor
 from stores.execution.ledger.calls import CallLedger
 from stores.language.lexicon import Lexicon
 from stores.retrieval.embeddings import Embedder, LangChainEmbedder, default_embedder
 from stores.retrieval.fsww import FSWWParams
 from stores.retrieval.index import ToolIndex
 from stores.settings import apply_offline_environment, zspace_home
+
+if TYPE_CHECKING:
+    from stores.execution.executor import ToolExecutor
 
 DEFAULT_INDEX_NAME = "default"
 DEFAULT_INDEX_FSWW: FSWWParams | None = None
@@ -182,6 +184,9 @@ class Deps:
 
     def make_executor(self, context: Context) -> ToolExecutor:
         """An executor bound to this run's environment allow-list and deadline."""
+        # Imported here: the executor brings the MCP client, which searching does not need.
+        from stores.execution.executor import ToolExecutor
+
         return ToolExecutor(
             self.get_catalog(),
             backends=self.backends,
