@@ -17,6 +17,7 @@ def main(argv: list[str] | None = None) -> int:
         e2e,
         embed,
         faults,
+        hnsw,
         indexing,
         model_ceiling,
         pipeline,
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         "bfcl": bfcl.main,
         "model_ceiling": model_ceiling.main,
         "scale": scale.main,
+        "hnsw": hnsw.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])
