@@ -92,7 +92,8 @@ def main(argv: list[str]) -> int:
     rate_1 = measure(single, texts, 1, max(1, args.rounds // 2))
     table = (
         "# Embedding throughput (all-MiniLM-L6-v2, int8 ONNX, onnxruntime, CPU)\n\n"
-        f"{machine_line()}. Command: `python -m bench embed --rounds {args.rounds}`.\n"
+        f"{machine_line()}. Command: `python -m bench embed --rounds {args.rounds} "
+        f"--tool-texts {args.tool_texts}`.\n"
         f'Short sentences ("create the order for account 7"), {len(texts)} per round.\n\n'
         "| setting | sentences/s |\n|---|---:|\n"
         f"| batch 32 | {rate_32:.0f} |\n| batch 1 (baseline) | {rate_1:.0f} |\n"
