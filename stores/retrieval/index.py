@@ -4,7 +4,9 @@ Entries are tools (``tool:<id>``) and their owner agents (``agent:<id>``), as To
 Retrieval indexes them. Vectors are computed by us (never by Chroma's default embedding
 function, which downloads a model); tool vectors may be fused with their tags by FSWW, and
 the index-side parameters are part of every entry's key, so changing them re-embeds.
-Sync is incremental: only entries whose key changed are embedded again.
+Sync is O(changed): the entry table (SQLite, ``entries.py``) says which key Chroma holds for
+each entry, so only entries whose key changed are embedded and written; BM25 is rebuilt from
+the stored tokens after a change, on first use, and saved for the next process.
 """
 
 from __future__ import annotations
