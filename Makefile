@@ -70,7 +70,7 @@ bench: $(STAMP) ## run every benchmark and rewrite bench/results/
 	$(BIN)/python -m bench all
 
 studio: $(STAMP) ## LangGraph Studio against a local dev server (indexes the sandbox first)
-	@test -f "$${ZSPACE_HOME:-.zspace}/catalog.json" || $(BIN)/zspace index --mcp sandbox/data/mcp.json
+	@test -f "$${ZSPACE_HOME:-.zspace}/catalog.sqlite" || $(BIN)/zspace index --mcp sandbox/data/mcp.json
 	$(BIN)/langgraph dev --no-browser --port 2024
 
 clean: ## remove the venv and everything zspace wrote

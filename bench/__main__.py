@@ -17,10 +17,12 @@ def main(argv: list[str] | None = None) -> int:
         e2e,
         embed,
         faults,
+        hnsw,
         indexing,
         model_ceiling,
         pipeline,
         retrieval,
+        scale,
     )
 
     runners: dict[str, Callable[[list[str]], int]] = {
@@ -34,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
         "e2e": e2e.main,
         "bfcl": bfcl.main,
         "model_ceiling": model_ceiling.main,
+        "scale": scale.main,
+        "hnsw": hnsw.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])

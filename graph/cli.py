@@ -3,39 +3,47 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graph.deps import ACTIVE_CATALOG, Deps
-from graph.runtime import (
-    ChatModelUnavailable,
-    configured_postgres_url,
-    open_checkpointer,
-    remember_mcp_config,
-    saved_mcp_config,
-)
-from graph.session import NO_REPLY, ThreadNotFound, open_session
-from graph.streaming import RunOutcome, ask_on_terminal
-from graph.threads import list_threads
-from stores.catalog.enrich import enrich_catalog
-from stores.catalog.model import Catalog, CatalogError
-from stores.checkpoint import CheckpointerUnavailable
-from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
-from stores.execution.ledger.postgres import PostgresUnavailable
-from stores.language.datafile import DataFileError
-from stores.mcp.errors import McpConfigError
+from graph.deps import Deps, configured_index_name
+from stores.catalog.enrich import enrich_catalog, enrichment_fingerprint
+from stores.catalog.model import Catalog, CatalogError, ToolSpec
+from stores.catalog.store import keep_last_good
 from stores.retrieval.embeddings import EmbeddingModelMissing
-from stores.retrieval.index import ChromaUnavailable
-from stores.retrieval.tokens import TokenizerUnavailable
-from stores.settings import apply_offline_environment, zspace_home
+from stores.settings import SettingError, apply_offline_environment, zspace_home
+
+if TYPE_CHECKING:
+    from graph.streaming import RunOutcome
+
+# The graph, LangGraph and the MCP client are imported by the commands that run the graph:
+# `zspace search` and `zspace index` start without them.
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# zspace index: some MCP server failed; its last good tools were kept (stale), or none. Exit 1,
+# like a run where some requested part failed (5 is an error inside zspace).
+EXIT_INDEX_PARTIAL = 1
 DEV_CATALOG = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
+
+
+def saved_mcp_config(home: Path) -> Path | None:
+    """The MCP config ``zspace index --mcp`` last used (see ``graph.runtime``)."""
+    from graph.runtime import saved_mcp_config as saved
+
+    return saved(home)
+
+
+def remember_mcp_config(home: Path, config: Path) -> None:
+    """Remember the MCP config that serves the indexed tools (see ``graph.runtime``)."""
+    from graph.runtime import remember_mcp_config as remember
+
+    remember(home, config)
 
 
 def load_catalogs(
@@ -43,12 +51,22 @@ def load_catalogs(
     mcp_config: str | None = None,
     openapi: Sequence[str] = (),
     openapi_options: dict[str, Any] | None = None,
-) -> Catalog:
+    reuse: Mapping[str, ToolSpec] | None = None,
+    keep: Callable[[Catalog, Mapping[str, str]], dict[str, int]] | None = None,
+) -> tuple[Catalog, dict[str, dict[str, Any]]]:
     """Load and merge catalog files, MCP servers' tools and OpenAPI services, then fill tags.
 
     ``openapi_options`` (agent, base URL, environment, credentials) apply to every document.
+
+    ``reuse``: tools indexed before, by raw key; an unchanged record is neither validated
+    nor enriched again (see ``CatalogStore.reusable``). ``keep``: called with the servers
+    that failed (name → reason) to add their last good tools; returns how many per server.
+
+    Returns:
+        The catalog and, per failed server, ``{"tools": kept, "error": reason}``.
     """
     catalog = Catalog()
+    stale: dict[str, dict[str, Any]] = {}
     for spec in openapi:
         from stores.catalog.openapi import load_openapi_catalog
 
@@ -61,14 +79,25 @@ def load_catalogs(
 
         _, report = asyncio.run(load_mcp_catalog(mcp_config, catalog=catalog))
         print(str(report))
+        failed = report.failed
+        kept = keep(catalog, failed) if keep and failed else {}
+        for server, reason in failed.items():
+            count = kept.get(server, 0)
+            stale[server] = {"tools": count, "error": reason}
+            if count:
+                plural = "" if count == 1 else "s"
+                print(f"  {server}: kept {count} last good tool{plural} (stale): {reason}")
+            else:
+                print(f"  {server}: no earlier tools to keep: {reason}")
         remember_mcp_config(zspace_home(), Path(mcp_config))
     for path in paths:
-        catalog.load_file(path)
+        catalog.load_file(path, reuse=reuse)
     enrich_catalog(catalog)
-    return catalog
+    return catalog, stale
 
 
 def _progress_bar(label: str) -> Any:
+    """A progress callback drawing a bar with the rate and the time left on stderr."""
     from tqdm import tqdm
 
     bar: Any = None
@@ -76,8 +105,8 @@ def _progress_bar(label: str) -> Any:
     def update(done: int, total: int) -> None:
         nonlocal bar
         if bar is None:
-            bar = tqdm(total=total, desc=label, unit="entry", file=sys.stderr, leave=False)
-        bar.n = done
+            bar = tqdm(total=total, desc=label, unit="entry", file=sys.stderr, smoothing=0.1)
+        bar.update(done - bar.n)  # update(), not n =: tqdm's rate and ETA follow updates
         bar.refresh()
         if done >= total:
             bar.close()
@@ -87,7 +116,8 @@ def _progress_bar(label: str) -> Any:
 
 def command_index(args: argparse.Namespace) -> int:
     """Index catalog files and MCP servers into the joint tool + agent index."""
-    deps = Deps(index_name=args.name)
+    name = configured_index_name(args.name)
+    deps = Deps(index_name=name)
     openapi = getattr(args, "openapi", None) or []
     if not args.catalog and not args.mcp and not openapi:
         print("give catalog files, --mcp CONFIG, --openapi SPEC, or several", file=sys.stderr)
@@ -95,17 +125,26 @@ def command_index(args: argparse.Namespace) -> int:
     options = _openapi_options(args)
     if options is None:
         return 2
-    catalog = load_catalogs(args.catalog, args.mcp, openapi, options)
+    store = deps.catalog_store()
+    fingerprint = enrichment_fingerprint()
+    catalog, stale = load_catalogs(
+        args.catalog,
+        args.mcp,
+        openapi,
+        options,
+        reuse=store.reusable(name, fingerprint),
+        keep=functools.partial(keep_last_good, store=store, name=name),
+    )
     if not catalog.tools:
         print(
             "no tools to index: every tool was quarantined or the catalog is empty", file=sys.stderr
         )
     index = deps.get_index()
+    show = getattr(args, "progress", False) or (not args.json and sys.stderr.isatty())
     report = index.sync(
-        catalog, progress=None if args.json else _progress_bar("embedding"), reset=args.reset
+        catalog, progress=_progress_bar("embedding") if show else None, reset=args.reset
     )
-    active = deps.get_home() / ACTIVE_CATALOG
-    active.write_text(json.dumps(catalog.to_document(), ensure_ascii=False))
+    store.save(name, catalog, fingerprint)
     counts = {
         "indexed": report.indexed,
         "unchanged": report.unchanged,
@@ -114,6 +153,7 @@ def command_index(args: argparse.Namespace) -> int:
         "tools": report.tools,
         "agents": report.agents,
         "seconds": round(report.seconds, 2),
+        "stale": stale,
     }
     print(
         f"indexed {report.indexed}, unchanged {report.unchanged}, removed {report.removed}, "
@@ -124,7 +164,7 @@ def command_index(args: argparse.Namespace) -> int:
         print(f"  quarantined: {reason}")
     if args.json:
         print(json.dumps(counts))
-    return 0
+    return EXIT_INDEX_PARTIAL if stale else 0
 
 
 def _openapi_options(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -155,7 +195,7 @@ def command_search(args: argparse.Namespace) -> int:
     """Rank tools and their owners for a query."""
     from graph.tools import search_tools
 
-    deps = Deps(index_name=args.name)
+    deps = Deps(index_name=configured_index_name(args.name))
     index = deps.get_index()
     if len(index) == 0:
         print("the index is empty: run `zspace index CATALOG` first", file=sys.stderr)
@@ -220,7 +260,7 @@ def command_demo(args: argparse.Namespace) -> int:
           "tools listed live over MCP")
     command_index(argparse.Namespace(catalog=[str(DEV_CATALOG), str(NEAR_MISSES)],
                                      mcp=str(SANDBOX_MCP), reset=False, json=False,
-                                     name="default"))
+                                     name=None))
     run_id = f"demo-{uuid.uuid4().hex[:8]}"
     with tempfile.TemporaryDirectory() as scratch:
         marks = Path(scratch) / "before.json"
@@ -243,7 +283,7 @@ def command_demo(args: argparse.Namespace) -> int:
 def _run_args(request: str, run_id: str) -> argparse.Namespace:
     return argparse.Namespace(
         request=request, thread=None, run_id=run_id, format="md", env=None, mcp=None,
-        yes=False, model=None, base_url=None, postgres=None, json=False,
+        yes=False, model=None, base_url=None, postgres=None, json=False, name=None,
     )
 
 
@@ -417,13 +457,16 @@ def command_run(args: argparse.Namespace) -> int:
     """Run a request through the whole graph, streaming progress."""
     import asyncio
 
+    from graph.session import open_session
+    from graph.streaming import ask_on_terminal
+
     context = _context(args)
-    deps = Deps()
+    deps = Deps(index_name=configured_index_name(args.name))
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
     if args.model:
         from dataclasses import replace
 
-        from graph.runtime import require_chat_model
+        from graph.runtime import ChatModelUnavailable, require_chat_model
 
         try:
             asyncio.run(require_chat_model(deps, context))
@@ -451,8 +494,11 @@ def command_resume(args: argparse.Namespace) -> int:
     """Continue an interrupted thread with an answer, an approval or a rejection."""
     import asyncio
 
+    from graph.session import NO_REPLY, open_session
+    from graph.streaming import ask_on_terminal
+
     context = _context(args)
-    deps = Deps()
+    deps = Deps(index_name=configured_index_name(args.name))
     mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
     reply: Any = NO_REPLY  # stopped or failed threads go on from their last checkpoint
     if args.approve or args.reject:
@@ -485,6 +531,8 @@ def command_threads(args: argparse.Namespace) -> int:
     import asyncio
 
     from graph.builder import build_graph
+    from graph.runtime import configured_postgres_url, open_checkpointer
+    from graph.threads import list_threads
 
     deps = Deps()
 
@@ -547,7 +595,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "ZSPACE_SECRET_<AGENT>_<SCHEME>); repeatable")
     index.add_argument("--reset", action="store_true", help="drop the index and embed everything")
     index.add_argument("--json", action="store_true", help="last line: one JSON object of counts")
-    index.add_argument("--name", default="default", help="index name (default: default)")
+    index.add_argument("--progress", action="store_true",
+                       help="draw the embedding progress bar (rate, ETA) on stderr even when "
+                            "stderr is not a terminal")
+    index.add_argument("--name", help="index name (default: $ZSPACE_INDEX or default)")
     index.set_defaults(handler=command_index)
 
     search = sub.add_parser("search", help="rank tools and their owners for a query")
@@ -555,7 +606,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--k", type=int, default=5, help="how many tools and agents")
     search.add_argument("--env", action="append", help="environment allow-list (repeatable)")
     search.add_argument("--json", action="store_true", help="print one JSON object")
-    search.add_argument("--name", default="default", help="index name")
+    search.add_argument("--name", help="index name (default: $ZSPACE_INDEX or default)")
     search.set_defaults(handler=command_search)
 
     evaluation = sub.add_parser("eval", help="evaluate retrieval (and later the whole pipeline)")
@@ -620,6 +671,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="if --model cannot be used, run on the offline rules instead of failing")
     run.add_argument("--env", action="append", help="environment allow-list (default: test)")
     run.add_argument("--mcp", help="mcpServers config (default: the one last indexed)")
+    run.add_argument("--name", help="index name (default: $ZSPACE_INDEX or default)")
     run.add_argument("--yes", action="store_true", help="pre-approve destructive calls")
     run.add_argument("--model", help="chat model for the LLM path (needs a key or --base-url)")
     run.add_argument("--base-url", help="OpenAI-compatible endpoint")
@@ -640,6 +692,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--format", choices=["md", "json", "text"], default="md")
     resume.add_argument("--env", action="append", help="environment allow-list (default: test)")
     resume.add_argument("--mcp", help="mcpServers config (default: the one last indexed)")
+    resume.add_argument("--name", help="index name (default: $ZSPACE_INDEX or default)")
     resume.add_argument("--yes", action="store_true", help="pre-approve later destructive calls")
     resume.add_argument("--model", help="chat model for the LLM path")
     resume.add_argument("--base-url", help="OpenAI-compatible endpoint")
@@ -678,19 +731,35 @@ failed (status partial or failed); 2 a usage or setup error (a bad config file, 
 model that cannot be reached, a missing key or file); 3 it waits for an answer; 4 another
 process drives the run; 5 an unexpected error inside zspace (``--debug`` shows where)."""
 
-SETUP_ERRORS: tuple[type[BaseException], ...] = (
-    CatalogError,
-    ChatModelUnavailable,
-    CheckpointerUnavailable,
-    ChromaUnavailable,
-    DataFileError,
-    EmbeddingModelMissing,
-    FileNotFoundError,
-    McpConfigError,
-    PostgresUnavailable,
-    ThreadNotFound,
-    TokenizerUnavailable,
-)
+def _setup_errors() -> tuple[type[BaseException], ...]:
+    """The errors that are a user's setup, not a fault of zspace.
+
+    Imported when needed, so ``zspace search`` and ``zspace index`` start without the run
+    machinery.
+    """
+    from graph.runtime import ChatModelUnavailable
+    from graph.session import ThreadNotFound
+    from stores.checkpoint import CheckpointerUnavailable
+    from stores.execution.ledger.postgres import PostgresUnavailable
+    from stores.language.datafile import DataFileError
+    from stores.mcp.errors import McpConfigError
+    from stores.retrieval.index import ChromaUnavailable
+    from stores.retrieval.tokens import TokenizerUnavailable
+
+    return (
+        CatalogError,
+        ChatModelUnavailable,
+        CheckpointerUnavailable,
+        ChromaUnavailable,
+        DataFileError,
+        EmbeddingModelMissing,
+        FileNotFoundError,
+        McpConfigError,
+        PostgresUnavailable,
+        SettingError,
+        ThreadNotFound,
+        TokenizerUnavailable,
+    )
 
 
 def _innermost(exc: BaseException) -> BaseException:
@@ -722,8 +791,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(raised, SystemExit | GeneratorExit):
             raise
         exc = _innermost(raised)
-        if isinstance(exc, SETUP_ERRORS):
+        if isinstance(exc, _setup_errors()):
             return _fail(exc, EXIT_SETUP, debug)
+        from stores.execution.ledger.calls import RunConflict, RunLeaseHeld
+
         if isinstance(exc, RunLeaseHeld | RunConflict):
             return _fail(exc, EXIT_DRIVEN_ELSEWHERE, debug)
         return _fail(

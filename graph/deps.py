@@ -13,13 +13,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nodes.context import Context
 from nodes.planning.binding import OWN_IDENTIFIER_SPACES
 from stores.catalog.depgraph import FeedbackStore, ToolDependencyGraph
 from stores.catalog.model import Catalog
-from stores.execution.executor import ToolExecutor
+from stores.catalog.store import CatalogStore
 from stores.execution.ledger.calls import CallLedger
 from stores.language.lexicon import Lexicon
 from stores.retrieval.embeddings import Embedder, LangChainEmbedder, default_embedder
@@ -27,14 +27,19 @@ from stores.retrieval.fsww import FSWWParams
 from stores.retrieval.index import ToolIndex
 from stores.settings import apply_offline_environment, zspace_home
 
+if TYPE_CHECKING:
+    from stores.execution.executor import ToolExecutor
+
 DEFAULT_INDEX_NAME = "default"
 DEFAULT_INDEX_FSWW: FSWWParams | None = None
-ACTIVE_CATALOG = "catalog.json"
 # The catalog each Deps (by id) had when the current run started: a live MCP sync may replace
 # Deps.catalog mid-run, and a run keeps the tool versions it planned with (graph.live).
 _RUN_CATALOGS: ContextVar[dict[int, Catalog] | None] = ContextVar(
     "zspace_run_catalogs", default=None
 )
+CATALOG_STORE = "catalog.sqlite"
+# Where versions before the SQLite store kept the indexed catalog; migrated on first read.
+LEGACY_CATALOG = "catalog.json"
 
 
 def configured_embedder() -> Embedder:
@@ -45,6 +50,15 @@ def configured_embedder() -> Embedder:
 
         return LangChainEmbedder(OpenAIEmbeddings(model=choice.split(":", 1)[1]))
     return default_embedder()
+
+
+def configured_index_name(name: str | None) -> str:
+    """The index a command uses: ``--name``, else ``ZSPACE_INDEX``, else ``default``.
+
+    The name selects both the index and the catalog saved with it, so a run finds exactly
+    the tools it can call.
+    """
+    return name or os.environ.get("ZSPACE_INDEX") or DEFAULT_INDEX_NAME
 
 
 @dataclass
@@ -71,7 +85,7 @@ class Deps:
     backends: dict[str, Any] = field(default_factory=dict)
     home: Path | None = None
     lexicon: Lexicon | None = None
-    index_name: str = DEFAULT_INDEX_NAME
+    index_name: str = field(default_factory=lambda: configured_index_name(None))
     chroma_url: str | None = field(default_factory=lambda: os.environ.get("ZSPACE_CHROMA_URL"))
     ledger: CallLedger | None = None
     _graph: ToolDependencyGraph | None = None
@@ -113,24 +127,33 @@ class Deps:
             return self.index
 
     def get_catalog(self) -> Catalog:
-        """The catalog of callable tools: injected, or the one ``zspace index`` last wrote.
+        """The catalog of callable tools: injected, or the one ``zspace index`` last saved.
 
         Inside :meth:`pin_catalog` (a run) it is the catalog as it was when the run started.
 
         Raises:
-            FileNotFoundError: nothing was indexed yet.
+            FileNotFoundError: nothing was indexed under this index name yet.
         """
         pinned = (_RUN_CATALOGS.get() or {}).get(id(self))
         if pinned is not None:
             return pinned
         with self._lock:
             if self.catalog is None:
-                path = self.get_home() / ACTIVE_CATALOG
-                if not path.is_file():
+                store = self.catalog_store()
+                catalog = store.load(self.index_name)
+                legacy = self.get_home() / LEGACY_CATALOG
+                if catalog is None and legacy.is_file():
+                    catalog = Catalog.from_file(legacy)
+                    store.save(self.index_name, catalog)
+                    legacy.rename(legacy.with_name(LEGACY_CATALOG + ".migrated"))
+                if catalog is None:
+                    name = self.index_name
+                    named = "" if name == DEFAULT_INDEX_NAME else f" --name {name}"
                     raise FileNotFoundError(
-                        f"no catalog at {path}: run `zspace index CATALOG` first"
+                        f"no catalog indexed under the name {self.index_name!r} in "
+                        f"{self.get_home()}: run `zspace index CATALOG{named}` first"
                     )
-                self.catalog = Catalog.from_file(path)
+                self.catalog = catalog
             return self.catalog
 
     @contextmanager
@@ -152,6 +175,10 @@ class Deps:
             yield
         finally:
             _RUN_CATALOGS.reset(token)
+
+    def catalog_store(self) -> CatalogStore:
+        """The SQLite store of indexed catalogs under the home."""
+        return CatalogStore(self.get_home() / CATALOG_STORE)
 
     def get_lexicon(self) -> Lexicon:
         """The lexicon: ``ZSPACE_LEXICON`` laid over the shipped one, or the shipped one."""
@@ -193,6 +220,9 @@ class Deps:
 
     def make_executor(self, context: Context) -> ToolExecutor:
         """An executor bound to this run's environment allow-list and deadline."""
+        # Imported here: the executor brings the MCP client, which searching does not need.
+        from stores.execution.executor import ToolExecutor
+
         return ToolExecutor(
             self.get_catalog(),
             backends=self.backends,

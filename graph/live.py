@@ -17,13 +17,12 @@ whole life in one; an embedding application may do the same around its runtime):
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from pathlib import Path
 from typing import Any
 
-from graph.deps import ACTIVE_CATALOG, Deps
+from graph.deps import Deps
 from stores.catalog.enrich import enrich_catalog
 from stores.catalog.mcp import tool_to_raw
 from stores.catalog.model import Catalog
@@ -205,10 +204,11 @@ class LiveMcpSync:
         before = {i: s.content_hash() for i, s in old.tools.items() if s.agent == server}
         after = {i: s.content_hash() for i, s in fresh.tools.items() if s.agent == server}
         report = self.deps.get_index().sync(fresh)
-        home = self.deps.get_home()
-        temporary = home / (ACTIVE_CATALOG + ".tmp")
-        temporary.write_text(json.dumps(fresh.to_document(), ensure_ascii=False))
-        temporary.replace(home / ACTIVE_CATALOG)
+        store = self.deps.catalog_store()
+        try:
+            store.save(self.deps.index_name, fresh)
+        finally:
+            store.close()
         with self.deps._lock:
             # Replaced, not edited: runs in flight keep theirs (Deps.pin_catalog), and the
             # dependency graph is rebuilt for the new catalog on next use.

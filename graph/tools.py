@@ -22,14 +22,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from langchain_core.tools import BaseTool, StructuredTool
+from typing import TYPE_CHECKING, Any
 
 from stores.catalog.model import Catalog
 from stores.language.keywords import extract_keywords
 from stores.retrieval.index import ToolIndex
 from stores.retrieval.ranking import RetrievalConfig, RetrievalResult, retrieve
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
 
 ToolId = str
 DEFAULT_K = 5
@@ -146,6 +147,8 @@ def retrieve_tools_tool(
     The tool's content is the list of ids (bigtool's convention); its artifact lists each
     tool's name, owner agent and description when a catalog is given.
     """
+    from langchain_core.tools import StructuredTool
+
     sync_fn, async_fn = make_retrieve_tools(
         index, k=k, environments=environments, config=config
     )
@@ -179,6 +182,8 @@ def tool_registry(catalog: Catalog) -> dict[ToolId, BaseTool]:
     Covers tools with a Python implementation (``Catalog.register_function`` or LangChain
     tools); MCP tools are reached through ``langchain-mcp-adapters`` instead.
     """
+    from langchain_core.tools import BaseTool, StructuredTool
+
     registry: dict[ToolId, BaseTool] = {}
     for tool_id, implementation in catalog.implementations.items():
         spec = catalog.tools.get(tool_id)

@@ -8,6 +8,7 @@ only for tools that changed.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -21,6 +22,8 @@ from stores.language.lexicon import Lexicon
 
 MAX_TAGS = 6
 SUMMARY_CHARS = 200
+# Raise when derive_tags changes: tools enriched by an older derivation are derived again.
+DERIVATION_VERSION = 1
 
 
 class ToolTags(BaseModel):
@@ -69,6 +72,20 @@ def _summary(spec: ToolSpec) -> str:
     return f"{readable} ({params})" if params else readable
 
 
+def enrichment_fingerprint(lexicon: Lexicon | None = None) -> str:
+    """Names what offline enrichment depends on: the derivation and the lexicon's terms.
+
+    Tools enriched under the same fingerprint from the same record need not be enriched again.
+    """
+    lexicon = lexicon or Lexicon.default()
+    return _stable_fingerprint([DERIVATION_VERSION, lexicon.fingerprint()])
+
+
+def _stable_fingerprint(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def enrich_catalog(catalog: Catalog, lexicon: Lexicon | None = None) -> int:
     """Fill missing fields of every tool offline; returns how many tools changed."""
     lexicon = lexicon or Lexicon.default()
@@ -76,6 +93,8 @@ def enrich_catalog(catalog: Catalog, lexicon: Lexicon | None = None) -> int:
     for spec in catalog.tools.values():
         if spec.summary and spec.entity_tags and spec.capability_tags:
             continue
+        if spec.known("enriched"):
+            continue  # read back from the catalog store, enriched under this fingerprint
         summary, entities, capabilities = derive_tags(spec, lexicon)
         spec.summary = spec.summary or summary
         spec.entity_tags = spec.entity_tags or entities

@@ -23,7 +23,7 @@ from typing import Any
 import fastjsonschema
 import jsonschema
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from stores.settings import ENVIRONMENTS, Environment
 
@@ -72,6 +72,31 @@ class ToolSpec(BaseModel):
     source: str = ""
     flags: list[str] = Field(default_factory=list)
     annotations: dict[str, Any] = Field(default_factory=dict)
+    # Hashes known without computing them (read back from the catalog store). Keys: "content"
+    # (content_hash), "digest" (the store's row digest), "raw" (the raw record's key, see
+    # raw_tool_key), "enriched" (the enrichment fingerprint it was saved under: offline
+    # enrichment leaves it as it is). Assigning a field forgets "content" and "digest".
+    _known: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Assign a field, forgetting the known hashes (they described the old value).
+
+        The call name is given by the catalog the tool joins and is in none of the hashes.
+        """
+        if not name.startswith("_") and name != "call_name" and self.__pydantic_private__:
+            # The raw key stays: it names the record the tool was read from, and what was
+            # done to it since (enrichment) is named by the store's fingerprint.
+            self._known = {k: v for k, v in self._known.items() if k in ("raw", "enriched")}
+        super().__setattr__(name, value)
+
+    def remember(self, **hashes: str) -> None:
+        """Record hashes of this exact tool (``content``, ``digest``, ``raw``, ``enriched``)."""
+        # A new dict, never an update: copies of a tool share the dict they were made with.
+        self._known = {**self._known, **hashes}
+
+    def known(self, kind: str) -> str | None:
+        """A recorded hash of this tool, or None (see :meth:`remember`)."""
+        return self._known.get(kind)
 
     def indexed_description(self) -> str:
         """Return the description as indexed: capped at ``MAX_INDEXED_DESCRIPTION_CHARS``."""
@@ -83,6 +108,9 @@ class ToolSpec(BaseModel):
 
     def content_hash(self) -> str:
         """Return a hash of everything that is indexed or shown to a model for this tool."""
+        known = self._known.get("content")
+        if known is not None:
+            return known
         indexed = {
             "id": self.id,
             "name": self.name,
@@ -155,8 +183,11 @@ class Catalog:
         catalog.load_file(path)
         return catalog
 
-    def load_file(self, path: str | Path) -> None:
+    def load_file(self, path: str | Path, reuse: Mapping[str, ToolSpec] | None = None) -> None:
         """Add every tool and agent of a catalog file; bad tools are quarantined.
+
+        ``reuse`` maps raw keys (:func:`raw_tool_key`) to tools already validated and
+        enriched from exactly that record: those are taken as they are.
 
         Raises:
             CatalogError: the file is missing or is not a catalog at all.
@@ -180,17 +211,32 @@ class Catalog:
                 f"{path}: a catalog is an object with a 'tools' list and an optional 'agents' "
                 "list (see FORMAT.md)"
             )
-        self.load_document(document, source=str(path), text=text)
+        self.load_document(document, source=str(path), text=text, reuse=reuse)
 
     def load_document(
-        self, document: Mapping[str, Any], source: str, text: str | None = None
+        self,
+        document: Mapping[str, Any],
+        source: str,
+        text: str | None = None,
+        reuse: Mapping[str, ToolSpec] | None = None,
     ) -> None:
-        """Add the agents and tools of an already parsed catalog document."""
+        """Add the agents and tools of an already parsed catalog document.
+
+        With ``reuse`` (see :meth:`load_file`) every tool gets its raw key, and a tool whose
+        key is there is added without being validated again.
+        """
         for position, raw_agent in enumerate(document.get("agents") or []):
             self._add_raw_agent(raw_agent, source, position)
         for position, raw_tool in enumerate(document.get("tools") or []):
+            tool_source = f"{source} tools[{position}]"
+            key = raw_tool_key(raw_tool, tool_source) if reuse is not None else None
+            if key is not None and reuse is not None and key in reuse:
+                self.add_tool(reuse[key].model_copy())
+                continue
             before = len(self.quarantined)
-            self.add_raw_tool(raw_tool, source=f"{source} tools[{position}]")
+            added = self.add_raw_tool(raw_tool, source=tool_source)
+            if added is not None and key is not None:
+                added.remember(raw=key)
             if len(self.quarantined) > before:
                 # Finding the line is a text scan: done only for the tools that failed.
                 located = _locate(source, position, raw_tool, text)
@@ -391,6 +437,14 @@ def _return_schema(function: Callable[..., Any]) -> dict[str, Any] | None:
         }
     schema: dict[str, Any] = TypeAdapter(annotation).json_schema()
     return schema
+
+
+def raw_tool_key(raw: Any, source: str) -> str | None:
+    """A key of one raw tool record as read from ``source``; None when it cannot be hashed."""
+    try:
+        return _stable_hash({"raw": raw, "source": source})
+    except (TypeError, ValueError, UnicodeEncodeError):
+        return None
 
 
 def call_name_for(tool_id: str) -> str:

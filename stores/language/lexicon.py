@@ -18,6 +18,7 @@ The shipped lexicon lives in ``stores/language/data/lexicon.yaml``.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -171,6 +172,11 @@ class Lexicon:
         )
         lexicon = cls.from_yaml_text(text, str(file_path))
         return base.extended(lexicon) if base is not None else lexicon
+
+    def fingerprint(self) -> str:
+        """A hash of every term (kind, canonical, surface): equal lexicons map words alike."""
+        terms = sorted((e.kind, e.canonical, e.surface) for e in self._entries)
+        return hashlib.sha256(repr(terms).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
     @staticmethod
     def default() -> Lexicon:

@@ -32,8 +32,20 @@ class BM25Index:
         b: float = 0.75,
     ) -> BM25Index:
         """Fit BM25 on texts (one per id)."""
+        return cls.from_tokens(ids, [tokenizer(text) for text in texts], tokenizer, k1, b)
+
+    @classmethod
+    def from_tokens(
+        cls,
+        ids: Sequence[str],
+        tokens: Sequence[Sequence[str]],
+        tokenizer: Tokenizer,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> BM25Index:
+        """Fit BM25 on already tokenized documents (one token list per id)."""
         model = bm25s.BM25(k1=k1, b=b)
-        corpus = [tokenizer(text) or ["_empty_"] for text in texts]
+        corpus = [list(words) or ["_empty_"] for words in tokens]
         if corpus:
             model.index(corpus, show_progress=False)
         return cls(ids, model, tokenizer)

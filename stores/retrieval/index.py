@@ -4,19 +4,22 @@ Entries are tools (``tool:<id>``) and their owner agents (``agent:<id>``), as To
 Retrieval indexes them. Vectors are computed by us (never by Chroma's default embedding
 function, which downloads a model); tool vectors may be fused with their tags by FSWW, and
 the index-side parameters are part of every entry's key, so changing them re-embeds.
-Sync is incremental: only entries whose key changed are embedded again.
+Sync is O(changed): the entry table (SQLite, ``entries.py``) says which key Chroma holds for
+each entry, so only entries whose key changed are embedded and written; BM25 is rebuilt from
+the stored tokens after a change, on first use, and saved for the next process.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -25,30 +28,12 @@ from stores.execution.policy import environment_allows
 from stores.language.keywords import STOPWORDS, lemmatize, tokenize
 from stores.retrieval.bm25 import BM25Index
 from stores.retrieval.embeddings import Embedder
+from stores.retrieval.entries import EntryKind, EntryTable, IndexEntry, entry_from_json
 from stores.retrieval.fsww import FSWWParams, KeywordVectorCache, fsww_embed
+from stores.settings import HnswSettings
 
-EntryKind = Literal["tool", "agent"]
 ProgressCallback = Callable[[int, int], None]
 EMBED_CHUNK = 256
-
-
-@dataclass(frozen=True)
-class IndexEntry:
-    """One row of the joint index (plain data, JSON-serializable).
-
-    ``environment`` is ``""`` for an untagged entry; ``side_effect`` says whether a call may
-    write (an unknown side effect counts as writing, as the environment rule reads it).
-    """
-
-    entry_id: str
-    kind: EntryKind
-    ref: str
-    agent: str
-    environment: str
-    side_effect: bool
-    key: str
-    text: str
-    tags: tuple[str, ...] = ()
 
 
 @dataclass
@@ -170,6 +155,7 @@ class ToolIndex:
         chroma_url: str | None = None,
         index_fsww: FSWWParams | None = None,
         keyword_cache: KeywordVectorCache | None = None,
+        hnsw: HnswSettings | None = None,
     ) -> None:
         """Open (or create) the index stored under ``directory``.
 
@@ -180,26 +166,39 @@ class ToolIndex:
             chroma_url: a Chroma server to use instead of the embedded one.
             index_fsww: FSWW parameters to fuse tool text with its tags; None disables.
             keyword_cache: shared cache of tag and keyword vectors.
+            hnsw: Chroma's HNSW parameters (default: from the environment, see
+                :class:`~stores.settings.HnswSettings`).
         """
         self.directory = directory
         self.embedder = embedder
         self.name = name
         self.index_fsww = index_fsww
+        self.hnsw = hnsw or HnswSettings.from_environment()
         self.keyword_cache = keyword_cache or KeywordVectorCache(embedder)
         directory.mkdir(parents=True, exist_ok=True)
         self._client = make_chroma_client(
             None if chroma_url else directory / "chroma", url=chroma_url
         )
         self._collection_name = _collection_name(name)
-        self._collection = self._client.get_or_create_collection(
-            self._collection_name,
-            embedding_function=None,
-            configuration={"hnsw": {"space": "cosine"}},
-        )
-        self._entries: dict[str, IndexEntry] = {}
+        self._collection = self._open_collection()
+        self._table = EntryTable(directory / "entries.sqlite", name)
+        self._entries: dict[str, IndexEntry] | None = None
         self._bm25: BM25Index | None = None
         self._masks: dict[tuple[Any, ...], np.ndarray] = {}
-        self._load_entry_table()
+        self._verify_with_chroma = self._migrate_json_table()
+
+    def _open_collection(self) -> Any:
+        collection = self._client.get_or_create_collection(
+            self._collection_name,
+            embedding_function=None,
+            configuration=self.hnsw.collection_configuration(),
+        )
+        # An existing collection keeps the configuration it was created with; ef_search is
+        # the one HNSW parameter Chroma lets us change afterwards.
+        current = (collection.configuration or {}).get("hnsw") or {}
+        if current.get("ef_search") not in (None, self.hnsw.ef_search):
+            collection.modify(configuration={"hnsw": {"ef_search": self.hnsw.ef_search}})
+        return collection
 
     # ------------------------------------------------------------------ sync
     @property
@@ -213,38 +212,40 @@ class ToolIndex:
     ) -> SyncReport:
         """Make the index hold exactly the catalog's tools and agents.
 
-        Only entries whose key changed are embedded; entries that disappeared are deleted.
+        Only entries whose key changed are embedded and written; entries that disappeared are
+        deleted; an unchanged catalog writes nothing. The entry table says what Chroma holds;
+        when the two disagree in size (an interrupted sync, an older home), Chroma's own
+        metadata decides what must be embedded again.
         """
         started = time.perf_counter()
         if reset:
             self._client.delete_collection(self._collection_name)
-            self._collection = self._client.get_or_create_collection(
-                self._collection_name,
-                embedding_function=None,
-                configuration={"hnsw": {"space": "cosine"}},
-            )
-            self._entries = {}
-        desired = self._desired_entries(catalog)
-        stored = self._stored_metadata()
-        stored_keys = {entry_id: str(meta.get("key", "")) for entry_id, meta in stored.items()}
-        to_embed = [e for e in desired.values() if stored_keys.get(e.entry_id) != e.key]
-        removed = [entry_id for entry_id in stored_keys if entry_id not in desired]
-        # Metadata the environment filter reads, written by an older version with the same key
-        # (unknown side effects were stored as reads): corrected without embedding again.
-        relabel = [
-            e
-            for e in desired.values()
-            if stored_keys.get(e.entry_id) == e.key
-            and _filter_metadata(stored[e.entry_id]) != _filter_metadata(_metadata(e))
-        ]
-        for start in range(0, len(relabel), self._max_batch()):
-            chunk = relabel[start : start + self._max_batch()]
-            self._collection.update(
-                ids=[e.entry_id for e in chunk], metadatas=[_metadata(e) for e in chunk]
-            )
-        if removed:
-            for start in range(0, len(removed), self._max_batch()):
-                self._collection.delete(ids=removed[start : start + self._max_batch()])
+            self._collection = self._open_collection()
+            self._table.clear()
+        planned = self._planned_entries(catalog)
+        desired = {entry_id: entry for entry_id, (entry, _) in planned.items()}
+        table_keys = self._table.keys()
+        stored: dict[str, dict[str, Any]] | None = None
+        held = table_keys
+        if self._verify_with_chroma or self._collection.count() != len(table_keys):
+            stored = self._stored_metadata()
+            held = {entry_id: str(meta.get("key", "")) for entry_id, meta in stored.items()}
+        # Sorted by length so every chunk pads to similar lengths: chunking then costs nothing
+        # against one call (in input order it cost 1.62x).
+        to_embed = sorted(
+            (
+                replace(e, text=planned[e.entry_id][1]())
+                for e in desired.values()
+                if held.get(e.entry_id) != e.key
+            ),
+            key=lambda e: len(e.text),
+        )
+        removed = sorted((held.keys() | table_keys.keys()) - desired.keys())
+        if stored is not None:
+            self._relabel(desired, stored, held)
+        for start in range(0, len(removed), self._max_batch()):
+            self._collection.delete(ids=removed[start : start + self._max_batch()])
+        self._table.delete(removed)
         done = 0
         for start in range(0, len(to_embed), EMBED_CHUNK):
             chunk = to_embed[start : start + EMBED_CHUNK]
@@ -255,12 +256,23 @@ class ToolIndex:
                 metadatas=[_metadata(e) for e in chunk],
                 documents=[e.text for e in chunk],
             )
+            self._table.write(chunk, [lexical_tokens(e.text) for e in chunk])
             done += len(chunk)
             if progress:
                 progress(done, len(to_embed))
-        self._entries = desired
-        self._save_entry_table()
-        self._ensure_bm25(rebuild=bool(to_embed or removed))
+        # Entries Chroma already held under their key but the table did not (an older home).
+        missing = [
+            replace(e, text=planned[e.entry_id][1]())
+            for e in desired.values()
+            if table_keys.get(e.entry_id) != e.key and held.get(e.entry_id) == e.key
+        ]
+        self._table.write(missing, [lexical_tokens(e.text) for e in missing])
+        # Read back from the table on first use: the planned entries carry no text.
+        self._entries = None
+        self._verify_with_chroma = False
+        if to_embed or removed or missing or self._bm25 is None:
+            self._bm25 = None
+            self._masks = {}
         return SyncReport(
             indexed=len(to_embed),
             unchanged=len(desired) - len(to_embed),
@@ -272,9 +284,45 @@ class ToolIndex:
             seconds=time.perf_counter() - started,
         )
 
-    def _desired_entries(self, catalog: Catalog) -> dict[str, IndexEntry]:
+    def _relabel(
+        self,
+        desired: dict[str, IndexEntry],
+        stored: dict[str, dict[str, Any]],
+        held: dict[str, str],
+    ) -> None:
+        """Correct the filter metadata an older version wrote under an unchanged key.
+
+        Unknown side effects were once stored as reads; fixed without embedding again.
+        """
+        relabel = [
+            e
+            for e in desired.values()
+            if held.get(e.entry_id) == e.key
+            and _filter_metadata(stored[e.entry_id]) != _filter_metadata(_metadata(e))
+        ]
+        for start in range(0, len(relabel), self._max_batch()):
+            chunk = relabel[start : start + self._max_batch()]
+            self._collection.update(
+                ids=[e.entry_id for e in chunk], metadatas=[_metadata(e) for e in chunk]
+            )
+
+    def desired_entries(self, catalog: Catalog) -> dict[str, IndexEntry]:
+        """The entries (tools and their agents) that a sync of ``catalog`` makes the index hold."""
+        return {
+            entry_id: replace(entry, text=text())
+            for entry_id, (entry, text) in self._planned_entries(catalog).items()
+        }
+
+    def _planned_entries(
+        self, catalog: Catalog
+    ) -> dict[str, tuple[IndexEntry, Callable[[], str]]]:
+        """Every entry with its key but no text yet, and how to write its text.
+
+        A sync needs the text of the entries it embeds only: building the text of every tool
+        was a large part of a no-op sync.
+        """
         config = self.config_key
-        entries: dict[str, IndexEntry] = {}
+        planned: dict[str, tuple[IndexEntry, Callable[[], str]]] = {}
         tool_names: dict[str, list[str]] = {}
         for spec in catalog.tools.values():
             tool_names.setdefault(spec.agent, []).append(spec.name)
@@ -283,32 +331,38 @@ class ToolIndex:
                 continue
             entry_id = f"agent:{agent.id}"
             names = sorted(tool_names[agent.id])
-            entries[entry_id] = IndexEntry(
-                entry_id=entry_id,
-                kind="agent",
-                ref=agent.id,
-                agent=agent.id,
-                environment="",
-                side_effect=False,
-                key=f"{_short_hash([agent.content_hash(), names])}:{config}",
-                text=agent_entry_text(agent, names),
+            planned[entry_id] = (
+                IndexEntry(
+                    entry_id=entry_id,
+                    kind="agent",
+                    ref=agent.id,
+                    agent=agent.id,
+                    environment="",
+                    side_effect=False,
+                    key=f"{_short_hash([agent.content_hash(), names])}:{config}",
+                    text="",
+                ),
+                functools.partial(agent_entry_text, agent, names),
             )
         for spec in catalog.tools.values():
             entry_id = f"tool:{spec.id}"
             owner = catalog.agents.get(spec.agent)
             owner_name = (owner.name if owner else "") or spec.agent
-            entries[entry_id] = IndexEntry(
-                entry_id=entry_id,
-                kind="tool",
-                ref=spec.id,
-                agent=spec.agent,
-                environment=spec.environment or "",
-                side_effect=spec.side_effect is not False,
-                key=f"{_short_hash([spec.content_hash(), owner_name])}:{config}",
-                text=tool_entry_text(spec, owner_name),
-                tags=tuple(dict.fromkeys(spec.entity_tags + spec.capability_tags)),
+            planned[entry_id] = (
+                IndexEntry(
+                    entry_id=entry_id,
+                    kind="tool",
+                    ref=spec.id,
+                    agent=spec.agent,
+                    environment=spec.environment or "",
+                    side_effect=spec.side_effect is not False,
+                    key=f"{_short_hash([spec.content_hash(), owner_name])}:{config}",
+                    text="",
+                    tags=tuple(dict.fromkeys(spec.entity_tags + spec.capability_tags)),
+                ),
+                functools.partial(tool_entry_text, spec, owner_name),
             )
-        return entries
+        return planned
 
     def _embed_entries(self, entries: Sequence[IndexEntry]) -> np.ndarray:
         texts = [e.text for e in entries]
@@ -339,45 +393,49 @@ class ToolIndex:
             return 1000
 
     # ------------------------------------------------------------ entry table
-    @property
-    def _table_path(self) -> Path:
-        return self.directory / f"{self.name}.entries.json"
+    def _migrate_json_table(self) -> bool:
+        """Move the JSON entry table of an older version into SQLite, once.
 
-    def _save_entry_table(self) -> None:
-        rows = [asdict(e) for e in self._entries.values()]
-        tmp = self._table_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(rows, ensure_ascii=False))
-        tmp.replace(self._table_path)
+        Returns:
+            Whether a table was migrated (the next sync then checks Chroma's metadata too,
+            which older versions wrote differently).
+        """
+        legacy = self.directory / f"{self.name}.entries.json"
+        if not legacy.is_file():
+            return False
+        if self._table.count() == 0:
+            rows = [entry_from_json(row) for row in json.loads(legacy.read_text())]
+            self._table.write(rows, [lexical_tokens(e.text) for e in rows])
+        legacy.unlink()
+        return True
 
-    def _load_entry_table(self) -> None:
-        if not self._table_path.is_file():
-            return
-        rows = json.loads(self._table_path.read_text())
-        self._entries = {
-            row["entry_id"]: IndexEntry(**{**row, "tags": tuple(row.get("tags", ()))})
-            for row in rows
-        }
-        self._ensure_bm25(rebuild=False)
+    def _ensure_bm25(self) -> BM25Index:
+        """The BM25 model of the current entries, saved or rebuilt.
 
-    def _ensure_bm25(self, rebuild: bool) -> None:
-        ids = list(self._entries)
-        key = _short_hash([self._entries[i].key for i in ids])
+        Loaded when it was saved for this generation of the table, else rebuilt from the
+        stored tokens (nothing is tokenized again) and saved.
+        """
+        key = self._table.generation_key()
         directory = self.directory / f"{self.name}.bm25"
-        loaded = None if rebuild else BM25Index.load(directory, key, lexical_tokens)
+        loaded = BM25Index.load(directory, key, lexical_tokens)
         if loaded is None:
-            loaded = BM25Index.build(ids, [self._entries[i].text for i in ids], lexical_tokens)
+            ids, tokens = self._table.tokens()
+            loaded = BM25Index.from_tokens(ids, tokens, lexical_tokens)
             loaded.save(directory, key)
         self._bm25 = loaded
         self._masks = {}
+        return loaded
 
     # ---------------------------------------------------------------- queries
     @property
     def entries(self) -> dict[str, IndexEntry]:
-        """The entry table, by entry id."""
+        """The entry table, by entry id (read from SQLite on first use)."""
+        if self._entries is None:
+            self._entries = self._table.load()
         return self._entries
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._entries) if self._entries is not None else self._table.count()
 
     def allowed_mask(
         self,
@@ -397,9 +455,10 @@ class ToolIndex:
         cached = self._masks.get(cache_key)
         if cached is not None:
             return cached
+        entries = self.entries
         mask = np.array(
             [
-                self._entries[i].kind in kinds and _allowed(self._entries[i], environments)
+                entries[i].kind in kinds and _allowed(entries[i], environments)
                 for i in bm25.ids
             ],
             dtype=bool,
@@ -421,12 +480,13 @@ class ToolIndex:
         oversampling and filtered in memory; only when too few entries survive is the
         filtered search used.
         """
-        total = len(self._entries)
+        entries = self.entries
+        total = len(entries)
         if total == 0 or n <= 0:
             return []
 
         def keep(entry_id: str) -> bool:
-            entry = self._entries.get(entry_id)
+            entry = entries.get(entry_id)
             return entry is not None and entry.kind in kinds and _allowed(entry, environments)
 
         oversample = min(total, max(n * 3, 50))
@@ -483,10 +543,7 @@ class ToolIndex:
         return [Hit(i, s) for i, s in bm25.top(query, n, mask)]
 
     def _require_bm25(self) -> BM25Index:
-        if self._bm25 is None:
-            self._ensure_bm25(rebuild=True)
-        assert self._bm25 is not None
-        return self._bm25
+        return self._bm25 if self._bm25 is not None else self._ensure_bm25()
 
 
 def _allowed(entry: IndexEntry, environments: Sequence[str] | None) -> bool:

@@ -335,3 +335,26 @@ async def test_a_server_dying_mid_call_leaves_the_outcome_unknown(tmp_path: Path
         )
         assert after["status"] == "ok" and after["output"]["pid"] != pid
         assert pool.spawns == {"slowpoke": 2} and pool.restarts == {"slowpoke": 1}
+
+
+def test_reindex_with_a_failing_server_keeps_its_last_good_tools(tmp_path: Path) -> None:
+    """`zspace index` through the CLI: the sandbox up, then dead at re-index (exit 1)."""
+    env = {**os.environ, "ZSPACE_HOME": str(tmp_path / "home"), "PYTHONPATH": str(REPO)}
+
+    def index(servers: dict[str, Any]) -> tuple[int, dict[str, Any], str]:
+        config = write_config(tmp_path, servers)
+        done = subprocess.run(
+            [sys.executable, "-m", "graph.cli", "index", "--mcp", str(config), "--json"],
+            env=env, capture_output=True, text=True, cwd=REPO, timeout=600,
+        )
+        return done.returncode, json.loads(done.stdout.strip().splitlines()[-1]), done.stdout
+
+    code, first, _ = index({"sandbox": sandbox_server(tmp_path / "sandbox.db")})
+    assert code == 0 and first["tools"] >= 40 and first["stale"] == {}
+    dead = {"command": "python", "args": ["-c", "import sys; sys.exit(3)"]}
+    code, again, out = index({"sandbox": dead})
+    assert code == 1
+    assert again["tools"] == first["tools"] and again["removed"] == 0
+    assert again["stale"]["sandbox"]["tools"] == first["tools"]
+    assert "exit code 3" in again["stale"]["sandbox"]["error"]
+    assert f"sandbox: kept {first['tools']} last good tools (stale)" in out

@@ -173,6 +173,8 @@ def test_the_index_filters_by_the_policy_environment_rule(index: ToolIndex) -> N
     stale = {**index._collection.get(ids=["tool:weather/get_forecast"])["metadatas"][0],
              "side_effect": False}
     index._collection.update(ids=["tool:weather/get_forecast"], metadatas=[stale])
+    index._table.clear()  # an older home: no entry table, Chroma's metadata decides
     assert index.sync(catalog).indexed == 0
+    assert index._table.count() == len(index)
     refiltered = index._query(vector, len(index), index.environment_where(allowed))
     assert "tool:weather/get_forecast" not in {h.entry_id for h in refiltered}
