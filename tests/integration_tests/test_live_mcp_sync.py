@@ -71,9 +71,13 @@ def test_tools_added_and_removed_while_serving(
                                              "args": {"celsius": 100}})
             assert called["status"] == "ok", called["error"]
             assert called["output"] == {"fahrenheit": 212.0}
-            # The active catalog file holds it too: a new process sees it without re-indexing.
-            active = json.loads((deps.get_home() / "catalog.json").read_text())
-            assert "changing/get_fahrenheit" in {tool["id"] for tool in active["tools"]}
+            # The saved catalog holds it too: a new process sees it without re-indexing.
+            store = deps.catalog_store()
+            try:
+                saved = store.load(deps.index_name)
+            finally:
+                store.close()
+            assert saved is not None and "changing/get_fahrenheit" in saved.tools
 
             # A run in flight (its catalog pinned, as Session pins it) keeps the version it
             # planned with; the pinned-definition check refuses the tool once its server

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import graph.cli as cli
+from stores.catalog.store import CatalogStore
 from tests.integration_tests.openapi_service import (
     TicketService,
     ticket_document,
@@ -95,8 +96,9 @@ def test_create_get_search_update_delete_through_the_cli(
 
     # The key was sent, and is in none of what zspace keeps or prints.
     secret = service.api_key.encode()
-    assert secret not in (home / "catalog.json").read_bytes()
-    assert SECRET_VARIABLE.encode() in (home / "catalog.json").read_bytes()
+    saved = b"".join(path.read_bytes() for path in home.glob("catalog.sqlite*"))
+    assert secret not in saved
+    assert SECRET_VARIABLE.encode() in saved
     for path in home.rglob("*"):
         if path.is_file():
             assert secret not in path.read_bytes(), path
@@ -124,8 +126,12 @@ def test_reindexing_a_changed_document_embeds_only_what_changed(
     counts = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     # The changed search tool, and the agent whose entry lists the tool names.
     assert counts["indexed"] == 2 and counts["removed"] == 1 and counts["tools"] == 5
-    catalog = json.loads((home / "catalog.json").read_text())
-    assert "ticket-desk/service_health" not in {tool["id"] for tool in catalog["tools"]}
+    store = CatalogStore(home / "catalog.sqlite")
+    try:
+        catalog = store.load("default")
+    finally:
+        store.close()
+    assert catalog is not None and "ticket-desk/service_health" not in catalog.tools
 
 
 # --------------------------------------------------------------------- understanding gaps
