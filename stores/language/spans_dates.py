@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -49,6 +50,7 @@ _ENGLISH_DATE = re.compile(
       (?P<iso>{_YEAR}-(?:1[0-2]|0?[1-9])-(?:[12]\d|3[01]|0?[1-9]))(?=T\d|(?![\w-]))
     | (?P<ymd>{_YEAR}[/.](?:1[0-2]|0?[1-9])[/.](?:[12]\d|3[01]|0?[1-9]))(?![\w/.]\d)
     | (?P<mdy>\d{{1,2}}[/.]\d{{1,2}}[/.]{_YEAR})(?![\w/])
+    | (?P<md>0\d/\d\d?|\d\d?/0\d)(?![\w/.])
     | (?P<words>
         {_MONTH}\s+{_DAY}(?:,?\s+{_YEAR})?(?![\w:])
       | (?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?(?![\w:])
@@ -90,11 +92,84 @@ _CN_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日
 
 
 def find_dates(text: str, now: datetime) -> list[DateHit]:
-    """All dates, times and date+time pairs in ``text``, parsed relative to ``now``."""
-    dates = _find_english_dates(text, now) + _find_chinese_dates(text, now)
+    """All dates, times and date+time pairs in ``text``, parsed relative to ``now``.
+
+    Misspelt month, weekday and relative-day words ("tomorow", "wensday", "Febuary") are read
+    as the word they are closest to.
+    """
+    corrected = _correct_date_words(text)
+    if corrected is None:
+        english = _find_english_dates(text, now)
+    else:
+        fixed, to_original = corrected
+        english = [
+            DateHit(h.kind, h.value, to_original(h.start), to_original(h.end))
+            for h in _find_english_dates(fixed, now)
+        ]
+    dates = english + _find_chinese_dates(text, now)
     times = _find_times(text)
     dates = [d for d in dates if not any(t.start < d.end and d.start < t.end for t in times)]
     return _pair_dates_and_times(text, sorted(dates + times, key=lambda h: h.start))
+
+
+_DATE_WORDS = (
+    "january february march april june july august september october november december"
+    " monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday tonight"
+).split()
+_KNOWN_DATE_WORDS = frozenset(_DATE_WORDS) | frozenset(
+    "sept jan feb mar apr may jun jul aug sep oct nov dec".split()
+)
+_LONG_WORD = re.compile(r"[A-Za-z]{5,}")
+
+
+def _correct_date_words(text: str) -> tuple[str, Callable[[int], int]] | None:
+    """Text with misspelt date words replaced, and a map of its offsets back to ``text``.
+
+    rapidfuzz compares each word of five letters or more that starts like a date word with the
+    date words (a normalized Indel similarity of 85 or more is a typo of it); None when nothing
+    was corrected, which is almost always.
+    """
+    replacements: list[tuple[int, int, str]] = []
+    for match in _LONG_WORD.finditer(text):
+        word = match.group().lower()
+        if word in _KNOWN_DATE_WORDS or word[:-1] in _KNOWN_DATE_WORDS:
+            continue
+        choices = [w for w in _DATE_WORDS if w[0] == word[0]]
+        if not choices:
+            continue
+        from rapidfuzz import fuzz, process
+
+        best = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=85)
+        if best is not None:
+            replacements.append((match.start(), match.end(), best[0]))
+    if not replacements:
+        return None
+    pieces: list[str] = []
+    segments: list[tuple[int, int, int, int]] = []  # fixed start/end, original start/end
+    previous = 0
+    length = 0
+    for start, end, word in replacements:
+        pieces.append(text[previous:start])
+        length += start - previous
+        segments.append((length, length + len(word), start, end))
+        pieces.append(word)
+        length += len(word)
+        previous = end
+    pieces.append(text[previous:])
+
+    def to_original(offset: int) -> int:
+        shift = 0
+        for fixed_start, fixed_end, start, end in segments:
+            if offset <= fixed_start:
+                break
+            if offset < fixed_end:
+                return start
+            if offset == fixed_end:
+                return end
+            shift = end - fixed_end
+        return offset + shift
+
+    return "".join(pieces), to_original
 
 
 def _find_english_dates(text: str, now: datetime) -> list[DateHit]:
@@ -110,6 +185,9 @@ def _find_english_dates(text: str, now: datetime) -> list[DateHit]:
             # Month first as written in the US; a first part over 12 can only be a day.
             month, day = (second, first) if first > 12 or "." in raw else (first, second)
             value = _iso(year, month, day)
+        elif match.group("md"):
+            month, day = (int(p) for p in raw.split("/"))
+            value = _next_occurrence(now.date(), month, day)
         else:
             words = re.sub(r"^the\s+", "", raw, flags=re.IGNORECASE)
             value = _parse_words(words.replace("coming ", "next "), now.date())

@@ -50,7 +50,8 @@ _DIGITS = re.compile(
     (?![0-9])""",
     re.VERBOSE,
 )
-_FRACTION = re.compile(r"(?<![A-Za-z0-9_./-])(\d{1,3})/(\d{1,3})(?![0-9/])")
+# A leading zero ("05/20") makes it a date, not a fraction.
+_FRACTION = re.compile(r"(?<![A-Za-z0-9_./-])([1-9]\d{0,2})/([1-9]\d{0,2})(?![0-9/])")
 
 
 def find_digit_numbers(text: str) -> list[NumberHit]:
@@ -361,7 +362,8 @@ MEASURE_UNITS = frozenset(
     " milliliters gal gallon gallons celsius fahrenheit kelvin °c °f ℃ ℉ degrees degree"
     " kb mb gb tb kbps mbps gbps hz khz mhz ghz w kw kwh v mph kph km/h m/s rpm px pt"
     " units unit items item pieces piece pcs times x percentile calories cal kcal"
-    " acres acre hectares hectare sq sqft steps"
+    " acres acre hectares hectare sq sqft steps cup cups tbsp tsp tablespoon tablespoons"
+    " teaspoon teaspoons"
     " 公里 公斤 千克 克 米 厘米 毫米 升 毫升 度 斤 摄氏度 华氏度".split()
 )
 _LOOSE_UNITS = frozenset({"in", "x", "sq", "pt", "t"})

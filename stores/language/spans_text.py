@@ -109,7 +109,7 @@ def find_identifiers(text: str) -> list[Candidate]:
         if text[end : end + 1] == "@" or text[end : end + 1] == "/":
             continue
         if raw.startswith("#"):
-            if raw[1:].isdigit():
+            if any(c.isdigit() for c in raw):
                 found.append(("identifier", raw[1:], start, end))
             continue
         if not any(c.isdigit() for c in raw):

@@ -190,6 +190,14 @@ CASES: list[tuple[str, list[Expected]]] = [
     ("读取/tmp/data.csv文件", [("path", "/tmp/data.csv", "/tmp/data.csv")]),
     ("用户ID是 123456", [("identifier", "123456", "123456")]),
     ("calcualte 5 plus 3", [("number", "5", 5), ("number", "3", 3)]),
+    ("shedule a meeting tomorow at 3pm", [("datetime", "tomorow at 3pm", "2026-11-25T15:00")]),
+    ("deliver on wensday", [("date", "wensday", "2026-11-25")]),
+    ("flights on Febuary 3rd 2025", [("date", "Febuary 3rd 2025", "2025-02-03")]),
+    ("Augusta is lovely", []),
+    ("returning 05/20", [("date", "05/20", "2027-05-20")]),
+    ("order #A-778 status", [("identifier", "#A-778", "A-778")]),
+    ("add 2 cups of rice", [("number", "2 cups", 2, "cups")]),
+    ("I'm at 40.7128, -74.0060 now", [("list", "40.7128, -74.0060", [40.7128, -74.006])]),
 ]
 
 
