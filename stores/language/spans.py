@@ -18,6 +18,7 @@ Adjacent values of one kind joined by ``,``/``and``/``or``/``、`` become a ``li
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -109,7 +110,8 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
         ],
         [],
     )
-    spans = [_with_units(text, span, strong) for span in strong]
+    occupied = _Occupied(strong)
+    spans = [_with_units(text, span, occupied) for span in strong]
     spans = _resolve(
         text, [(6, c) for c in find_names(text)] + [(6, c) for c in find_booleans(text)], spans
     )
@@ -123,28 +125,48 @@ def _numbers(text: str) -> Iterable[Any]:
     yield from find_chinese_numbers(text)
 
 
+class _Occupied:
+    """Non-overlapping spans sorted by start, with an overlap test in O(log n)."""
+
+    def __init__(self, spans: Iterable[Span] = ()) -> None:
+        self.starts: list[int] = []
+        self.spans: list[Span] = []
+        for span in spans:
+            self.add(span)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        # Only the last span starting before ``end`` can reach into [start, end).
+        index = bisect.bisect_left(self.starts, end)
+        return index > 0 and self.spans[index - 1].end > start
+
+    def add(self, span: Span) -> None:
+        index = bisect.bisect_left(self.starts, span.start)
+        self.starts.insert(index, span.start)
+        self.spans.insert(index, span)
+
+
 def _resolve(text: str, candidates: list[tuple[int, Candidate]], kept: list[Span]) -> list[Span]:
     """Keep candidates by rank (then longer first) that overlap nothing kept before them."""
-    accepted = list(kept)
+    accepted = _Occupied(kept)
     ranked = sorted(candidates, key=lambda rc: (rc[0], rc[1][2] - rc[1][3], rc[1][2]))
     for _, (kind, value, start, end) in ranked:
-        if start >= end or any(s.start < end and start < s.end for s in accepted):
+        if start >= end or accepted.overlaps(start, end):
             continue
-        accepted.append(Span(kind, value, text[start:end], start, end))
-    return sorted(accepted, key=lambda s: s.start)
+        accepted.add(Span(kind, value, text[start:end], start, end))
+    return accepted.spans
 
 
 _SCALE_AFTER = re.compile(r"[ \t]?(thousand|million|billion|k|m|bn)(?![A-Za-z])", re.IGNORECASE)
 _SCALE_VALUES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
 
 
-def _with_units(text: str, span: Span, others: list[Span]) -> Span:
+def _with_units(text: str, span: Span, others: _Occupied) -> Span:
     """Give a number the currency, percent sign or unit written next to it."""
     if span.kind != "number":
         return span
 
     def free(start: int, end: int) -> bool:
-        return not any(o.start < end and start < o.end and o.start != span.start for o in others)
+        return not others.overlaps(start, end)
 
     value = span.value
     start, end = span.start, span.end
@@ -186,7 +208,7 @@ _LIST_SEPARATOR = re.compile(
     r"^(?:\s*[,，、;；]\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+|\s*[和及与或]\s*)$"
 )
 _BRACKET_BEFORE = re.compile(r"[\[(（【]\s*$")
-_BRACKET_AFTER = re.compile(r"^\s*[\])）】]")
+_BRACKET_AFTER = re.compile(r"\s*[\])）】]")
 _RANGE_LEADS = re.compile(r"(?:\bbetween|\bfrom|介于|从)\s*$", re.IGNORECASE)
 
 
@@ -210,13 +232,17 @@ def _group_lists(text: str, spans: list[Span]) -> list[Span]:
             stop += 1
         items = spans[index:stop]
         start, end = items[0].start, items[-1].end
-        bracket_open = _BRACKET_BEFORE.search(text, 0, start)
-        bracket_close = _BRACKET_AFTER.match(text[end:])
+        bracket_open = _BRACKET_BEFORE.search(text, max(0, start - 8), start)
+        bracket_close = _BRACKET_AFTER.match(text, end)
         bracketed = bool(bracket_open and bracket_close)
         # A one-item bracket must hold exactly one value ("[5]"), not "(5 units)".
         if bracketed and len(items) == 1 and items[0].kind not in {"number", "quoted"}:
             bracketed = False
-        if len(items) == 2 and _RANGE_LEADS.search(text, 0, start) and not bracketed:
+        if (
+            len(items) == 2
+            and _RANGE_LEADS.search(text, max(0, start - 12), start)
+            and not bracketed
+        ):
             # "between 3 and 5" is a range: two values, not a list.
             out.extend(items)
             index = stop
@@ -224,7 +250,7 @@ def _group_lists(text: str, spans: list[Span]) -> list[Span]:
         if len(items) >= 2 or bracketed:
             if bracketed and bracket_open is not None and bracket_close is not None:
                 start = bracket_open.start()
-                end += bracket_close.end()
+                end = bracket_close.end()
             out.append(
                 Span(
                     "list",
@@ -316,23 +342,24 @@ def _pair_for(text: str, span: Span, before: list[Span]) -> Span | None:
 
 def _raw_pairs(text: str, spans: list[Span]) -> list[Span]:
     """``status=shipped``, ``mode: fast``: pairs whose value is a plain word."""
-    added: list[Span] = []
+    occupied = _Occupied(spans)
     for match in _RAW_KEY.finditer(text):
         key_start = match.start(1)
-        rest = text[match.end(1) :]
-        value_match = _RAW_VALUE_EQUALS.match(rest) or _RAW_VALUE_COLON.match(rest)
+        value_match = _RAW_VALUE_EQUALS.match(text, match.end(1)) or _RAW_VALUE_COLON.match(
+            text, match.end(1)
+        )
         if value_match is None:
             continue
-        end = match.end(1) + value_match.end(1)
-        if any(s.start < end and key_start < s.end for s in spans + added):
+        end = value_match.end(1)
+        if occupied.overlaps(key_start, end):
             continue
         key = match.group(1)
         if key.lower() in STOPWORDS or key.startswith(("http", "www")):
             continue
         raw = value_match.group(1)
         value: Any = raw[1:-1] if raw[:1] in "\"'" and len(raw) > 1 else raw
-        added.append(Span("keyvalue", value, text[key_start:end], key_start, end, key=key))
-    return sorted(spans + added, key=lambda s: s.start)
+        occupied.add(Span("keyvalue", value, text[key_start:end], key_start, end, key=key))
+    return occupied.spans
 
 
 # --- context ----------------------------------------------------------------------------------
@@ -356,8 +383,10 @@ def context_words(text: str, span: Span, window: int = 4) -> tuple[list[str], li
     Returns:
         ``(before, after)``, each in reading order.
     """
-    before_text = text[: span.start]
-    after_text = text[span.end :]
+    # A few words never need more than a few hundred characters of text.
+    reach = 40 * max(window, 1) + 40
+    before_text = text[max(0, span.start - reach) : span.start]
+    after_text = text[span.end : span.end + reach]
     cut = max((before_text.rfind(q) for q in _QUOTE_CHARS), default=-1)
     if cut >= 0:
         before_text = before_text[cut + 1 :]

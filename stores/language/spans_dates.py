@@ -64,12 +64,15 @@ _ENGLISH_DATE = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 _CN_NUM = r"[\d零〇一二两三四五六七八九十]+"
+# Numerals start only where a run of them starts: without this, a long digit run would be
+# tried from every position (quadratic).
+_CN_RUN_START = r"(?<![\d零〇一二两三四五六七八九十])"
 _CHINESE_DATE = re.compile(
-    rf"""(?P<cymd>(?:(?P<y>\d{{4}})年)?(?P<m>{_CN_NUM})月(?P<d>{_CN_NUM})[日号])
+    rf"""(?P<cymd>{_CN_RUN_START}(?:(?P<y>\d{{4}})年)?(?P<m>{_CN_NUM})月(?P<d>{_CN_NUM})[日号])
     | (?P<cweek>(?P<wrel>下下|下个|上个|这个|下|上|本|这)?(?:周|星期|礼拜)
         (?P<wd>[一二三四五六日天]))
     | (?P<crel>大后天|后天|明天|今天|昨天|前天|今晚|明早|明晚)
-    | (?P<cago>{_CN_NUM}(?:天|周|个星期|个月|年)[以之]?[后前])
+    | (?P<cago>{_CN_RUN_START}{_CN_NUM}(?:天|周|个星期|个月|年)[以之]?[后前])
     """,
     re.VERBOSE,
 )
@@ -85,7 +88,8 @@ _TIME = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 _CHINESE_TIME = re.compile(
-    rf"(?P<part>凌晨|早上|上午|中午|下午|晚上|傍晚)?(?P<h>{_CN_NUM})[点時时](?:(?P<half>半)|"
+    rf"(?P<part>凌晨|早上|上午|中午|下午|晚上|傍晚)?{_CN_RUN_START}(?P<h>{_CN_NUM})[点時时]"
+    rf"(?:(?P<half>半)|"
     rf"(?P<m>{_CN_NUM})分?)?"
 )
 _CN_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -122,6 +126,21 @@ _KNOWN_DATE_WORDS = frozenset(_DATE_WORDS) | frozenset(
 _LONG_WORD = re.compile(r"[A-Za-z]{5,}")
 
 
+_DATE_INITIALS = frozenset(w[0] for w in _DATE_WORDS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _date_word_like(word: str) -> str | None:
+    """The date word ``word`` is a typo of, if any (``wensday`` → ``wednesday``)."""
+    if word in _KNOWN_DATE_WORDS or word[:-1] in _KNOWN_DATE_WORDS:
+        return None
+    from rapidfuzz import fuzz, process
+
+    choices = [w for w in _DATE_WORDS if w[0] == word[0]]
+    best = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=85)
+    return None if best is None else str(best[0])
+
+
 def _correct_date_words(text: str) -> tuple[str, Callable[[int], int]] | None:
     """Text with misspelt date words replaced, and a map of its offsets back to ``text``.
 
@@ -132,16 +151,10 @@ def _correct_date_words(text: str) -> tuple[str, Callable[[int], int]] | None:
     replacements: list[tuple[int, int, str]] = []
     for match in _LONG_WORD.finditer(text):
         word = match.group().lower()
-        if word in _KNOWN_DATE_WORDS or word[:-1] in _KNOWN_DATE_WORDS:
-            continue
-        choices = [w for w in _DATE_WORDS if w[0] == word[0]]
-        if not choices:
-            continue
-        from rapidfuzz import fuzz, process
-
-        best = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=85)
-        if best is not None:
-            replacements.append((match.start(), match.end(), best[0]))
+        if word[0] in _DATE_INITIALS:
+            correction = _date_word_like(word)
+            if correction is not None:
+                replacements.append((match.start(), match.end(), correction))
     if not replacements:
         return None
     pieces: list[str] = []

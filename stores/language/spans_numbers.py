@@ -15,6 +15,7 @@ extractor already uses (``stores.language.vocabulary``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from stores.language.vocabulary import _SCALES, _SMALL_NUMBERS, _TENS
@@ -199,7 +200,11 @@ def find_word_numbers(text: str) -> list[NumberHit]:
             ):
                 index += 1
                 continue
-            if word == "second" and start > 0 and text[:start].rstrip()[-1:].isdigit():
+            if (
+                word == "second"
+                and start > 0
+                and text[max(0, start - 8) : start].rstrip()[-1:].isdigit()
+            ):
                 index += 1
                 continue
             hits.append(NumberHit(_ORDINALS[word], start, end))
@@ -384,6 +389,9 @@ class UnitHit:
 _UNIT_WORD = re.compile(r"[ \t-]?(°[CcFf]|[℃℉%％]|[A-Za-z]+(?:/[a-z])?|[\u4e00-\u9fff]{1,4})")
 
 
+_NEXT_WORD = re.compile(r" ([A-Za-z]+)")
+
+
 def unit_after(text: str, end: int) -> UnitHit | None:
     """The unit written right after a number ending at ``end``, if any."""
     match = _UNIT_WORD.match(text, end)
@@ -399,18 +407,18 @@ def unit_after(text: str, end: int) -> UnitHit | None:
     if low in {"percent", "pct"}:
         return UnitHit("percent", "%", stop)
     if low == "per" and text[stop : stop + 4].lower() == " cen":
-        cent = re.match(r" cent\b", text[stop:].lower())
+        cent = re.match(r" cent\b", text[stop : stop + 6].lower())
         if cent:
             return UnitHit("percent", "%", stop + cent.end())
-    two = re.match(r" ([A-Za-z]+)", text[stop:])
+    two = _NEXT_WORD.match(text, stop)
     if two is not None:
         pair = f"{low} {two.group(1).lower()}"
         if pair in CURRENCY_WORDS:
-            return UnitHit("money", CURRENCY_WORDS[pair], stop + two.end())
+            return UnitHit("money", CURRENCY_WORDS[pair], two.end())
         if low in {"degrees", "degree"} and two.group(1).lower() in {"celsius", "fahrenheit",
                                                                       "c", "f"}:  # fmt: skip
             unit = {"c": "celsius", "f": "fahrenheit"}.get(two.group(1).lower(), two.group(1))
-            return UnitHit("number", unit.lower(), stop + two.end())
+            return UnitHit("number", unit.lower(), two.end())
     if word.upper() in CURRENCY_CODES and (word.isupper() or low in CURRENCY_WORDS):
         return UnitHit("money", "CNY" if word.upper() == "RMB" else word.upper(), stop)
     if low in CURRENCY_WORDS:
@@ -427,20 +435,26 @@ def unit_after(text: str, end: int) -> UnitHit | None:
     return None
 
 
+def _longest_first(words: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted((w for w in words if _is_cjk(w[0])), key=len, reverse=True))
+
+
+_CN_CURRENCY_WORDS = _longest_first(CURRENCY_WORDS)
+_CN_DURATION_WORDS = _longest_first(DURATION_UNITS)
+_CN_MEASURE_UNITS = _longest_first(MEASURE_UNITS)
+
+
 def _chinese_unit_after(text: str, start: int) -> UnitHit | None:
     rest = text[start : start + 5]
-    for word, code in sorted(CURRENCY_WORDS.items(), key=lambda kv: -len(kv[0])):
-        if _is_cjk(word[0]) and rest.startswith(word):
-            return UnitHit("money", code, start + len(word))
-    for word, seconds in sorted(DURATION_UNITS.items(), key=lambda kv: -len(kv[0])):
-        if _is_cjk(word[0]) and rest.startswith(word):
+    for word in _CN_CURRENCY_WORDS:
+        if rest.startswith(word):
+            return UnitHit("money", CURRENCY_WORDS[word], start + len(word))
+    for word in _CN_DURATION_WORDS:
+        if rest.startswith(word):
             if word in {"日", "年", "月"}:
                 return None  # "3日", "2024年": parts of dates, not durations
-            return UnitHit("duration", word, start + len(word), seconds)
-    for word in ("%", "％"):
-        if rest.startswith(word):
-            return UnitHit("percent", "%", start + 1)
-    for word in sorted((u for u in MEASURE_UNITS if _is_cjk(u[0])), key=len, reverse=True):
+            return UnitHit("duration", word, start + len(word), DURATION_UNITS[word])
+    for word in _CN_MEASURE_UNITS:
         if rest.startswith(word):
             return UnitHit("number", _UNIT_ALIASES.get(word, word), start + len(word))
     return None

@@ -144,12 +144,18 @@ def find_json(text: str) -> list[Candidate]:
     keeps the spans of its items.
     """
     found: list[Candidate] = []
+    if "}" not in text and "]" not in text:
+        return found
     position = 0
+    # Each failed open scans to the end of the text: a budget keeps a text of many unclosed
+    # brackets linear instead of quadratic.
+    budget = 4 * len(text) + 4096
     while True:
         start = _next_open(text, position)
-        if start < 0:
+        if start < 0 or budget <= 0:
             return found
         end = _matching_close(text, start)
+        budget -= (end if end > 0 else len(text)) - start
         if end < 0:
             position = start + 1
             continue
@@ -225,6 +231,9 @@ _COMMON_WORDS = frozenset(
 )
 
 
+_REGION = re.compile(r", ([A-Z]{2})(?![A-Za-z0-9])")
+
+
 def find_names(text: str) -> list[Candidate]:
     """Capitalised proper names.
 
@@ -271,9 +280,9 @@ def find_names(text: str) -> list[Candidate]:
                 continue
             if _at_sentence_start(text, start) and not _LIST_FOLLOWS.match(text, run[0].end()):
                 continue
-        region = re.match(r", ([A-Z]{2})(?![A-Za-z0-9])", text[end:])
+        region = _REGION.match(text, end)
         if region is not None:
-            end += region.end()
+            end = region.end()
         value = text[start:end]
         found.append(("name", value, start, end))
     return found
@@ -285,7 +294,9 @@ _LIST_FOLLOWS = re.compile(r"(?:,| and| or) [A-Z]")
 
 
 def _at_sentence_start(text: str, start: int) -> bool:
-    before = text[:start].rstrip(" \t\"'“‘(")
+    before = text[max(0, start - 12) : start].rstrip(" \t\"'“‘(")
+    if not before and start > 12:
+        before = text[:start].rstrip(" \t\"'“‘(")
     return not before or before[-1] in ".!?\n:;。！？；："
 
 

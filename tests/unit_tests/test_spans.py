@@ -8,6 +8,7 @@ but none is copied from one.
 from __future__ import annotations
 
 import random
+import time
 from datetime import datetime
 from typing import Any
 
@@ -314,9 +315,18 @@ def test_offsets_hold_for_arbitrary_text() -> None:
     hypothesis = pytest.importorskip("hypothesis")
     strategies = hypothesis.strategies
 
-    @hypothesis.settings(max_examples=150, deadline=None, database=None)
+    @hypothesis.settings(max_examples=60, deadline=None, database=None)
     @hypothesis.given(strategies.text(alphabet="aA1 ,.:=$%'\"/-#@[]{}三明天是", max_size=40))
     def check(text: str) -> None:
         _check_well_formed(text, extract_spans(text, now=NOW))
 
     check()
+
+
+@pytest.mark.parametrize("piece", ["{[", "1, ", "x=1 ", "2024年", "first ", "三个明天"])
+def test_long_repetitive_text_takes_linear_time(piece: str) -> None:
+    text = piece * (30_000 // len(piece))
+    started = time.perf_counter()
+    spans = extract_spans(text, now=NOW)
+    assert time.perf_counter() - started < 6.0  # quadratic scans took tens of seconds
+    _check_well_formed(text, spans)
