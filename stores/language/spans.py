@@ -272,11 +272,11 @@ def _group_lists(text: str, spans: list[Span]) -> list[Span]:
 
 _KEY_EQUALS = re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*$")
 _KEY_COLON = re.compile(
-    r"(?<![A-Za-z0-9_])((?:[A-Za-z][A-Za-z0-9_-]*[ \t]){0,1}[A-Za-z_][A-Za-z0-9_-]*"
+    r"(?<![A-Za-z0-9_'’])((?:[A-Za-z][A-Za-z0-9_-]*[ \t]){0,1}[A-Za-z_][A-Za-z0-9_-]*"
     r"|[\u4e00-\u9fff]{1,6})[ \t]*[:：][ \t]*$"
 )
 _KEY_IS = re.compile(
-    r"(?<![A-Za-z0-9_])((?:[A-Za-z][A-Za-z0-9_-]*[ \t]){0,1}[A-Za-z_][A-Za-z0-9_-]*)"
+    r"(?<![A-Za-z0-9_'’])((?:[A-Za-z][A-Za-z0-9_-]*[ \t]){0,1}[A-Za-z_][A-Za-z0-9_-]*)"
     r"[ \t]+(?:is|are|was|equals|=)[ \t]+$",
     re.IGNORECASE,
 )
@@ -366,7 +366,8 @@ def _raw_pairs(text: str, spans: list[Span]) -> list[Span]:
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-_QUOTE_CHARS = "\"'“”‘’`「」『』《》"
+# Quotation marks; an apostrophe between letters ("city's", "don't") is not one.
+_QUOTE_MARK = re.compile(r"[\"“”‘`「」『』《》]|(?<![A-Za-z])['’]|['’](?![A-Za-z])")
 
 
 def context_words(text: str, span: Span, window: int = 4) -> tuple[list[str], list[str]]:
@@ -387,12 +388,12 @@ def context_words(text: str, span: Span, window: int = 4) -> tuple[list[str], li
     reach = 40 * max(window, 1) + 40
     before_text = text[max(0, span.start - reach) : span.start]
     after_text = text[span.end : span.end + reach]
-    cut = max((before_text.rfind(q) for q in _QUOTE_CHARS), default=-1)
-    if cut >= 0:
-        before_text = before_text[cut + 1 :]
-    cuts = [i for i in (after_text.find(q) for q in _QUOTE_CHARS) if i >= 0]
-    if cuts:
-        after_text = after_text[: min(cuts)]
+    quotes_before = [m.end() for m in _QUOTE_MARK.finditer(before_text)]
+    if quotes_before:
+        before_text = before_text[quotes_before[-1] :]
+    quote_after = _QUOTE_MARK.search(after_text)
+    if quote_after is not None:
+        after_text = after_text[: quote_after.start()]
     before = _word_tokens(before_text)
     after = _word_tokens(after_text)
     return before[-window:] if window > 0 else [], after[:window]

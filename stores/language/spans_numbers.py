@@ -390,6 +390,7 @@ _UNIT_WORD = re.compile(r"[ \t-]?(°[CcFf]|[℃℉%％]|[A-Za-z]+(?:/[a-z])?|[\u
 
 
 _NEXT_WORD = re.compile(r" ([A-Za-z]+)")
+_DECADE = re.compile(r"(?:(?<![0-9])(?:1[5-9]|20)\d0|['’]\d0)$")
 
 
 def unit_after(text: str, end: int) -> UnitHit | None:
@@ -426,6 +427,8 @@ def unit_after(text: str, end: int) -> UnitHit | None:
     if low in DURATION_UNITS and (len(low) > 1 or match.group().startswith(word)):
         if low in {"s", "h"} and match.group() != word:
             return None  # "3 s" is too loose: only "3s", "3h" written together
+        if low == "s" and _DECADE.search(text, max(0, end - 6), end):
+            return None  # "the 1980s", "'80s": decades
         return UnitHit("duration", low, stop, DURATION_UNITS[low])
     if low in MEASURE_UNITS:
         if match.group() != word and low in _LOOSE_UNITS:

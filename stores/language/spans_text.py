@@ -128,6 +128,8 @@ def _is_identifier(raw: str, text: str, start: int) -> bool:
         with_suffix = _NUMBER_WITH_SUFFIX.fullmatch(raw)
         if with_suffix and with_suffix.group(2).lower() in _NOT_ID_SUFFIXES:
             return False
+        if re.fullmatch(r"\d+(?:\.\d+)?-[a-z]+", raw):
+            return False  # "15-character", "5-star": a number before a word
         return not _SCIENTIFIC.fullmatch(raw)
     # Digits joined by "-" or "_": a code when long ("555-123-4567"), a range when short ("3-4").
     groups = re.split(r"[-_]", raw)
@@ -227,7 +229,8 @@ _COMMON_WORDS = frozenset(
     " true false ok okay hi hello hey thanks thank note id ids name names number"
     " monday tuesday wednesday thursday friday saturday sunday january february march april"
     " may june july august september october november december"
-    " mr mrs ms dr".split()
+    " mr mrs ms dr additionally furthermore moreover lastly finally however besides meanwhile"
+    " firstly secondly thirdly also otherwise instead".split()
 )
 
 
@@ -290,7 +293,7 @@ def find_names(text: str) -> list[Candidate]:
 
 # A capitalised word at the start of a sentence is a name when a list of names follows it
 # ("Paris, London and Tokyo are ...").
-_LIST_FOLLOWS = re.compile(r"(?:,| and| or) [A-Z]")
+_LIST_FOLLOWS = re.compile(r"(?:,| and| or) (?!I\b)[A-Z]")
 
 
 def _at_sentence_start(text: str, start: int) -> bool:

@@ -198,6 +198,12 @@ CASES: list[tuple[str, list[Expected]]] = [
     ("returning 05/20", [("date", "05/20", "2027-05-20")]),
     ("order #A-778 status", [("identifier", "#A-778", "A-778")]),
     ("add 2 cups of rice", [("number", "2 cups", 2, "cups")]),
+    ("Additionally, I want the list", []),
+    ("The city's name is Paris", [("keyvalue", "name is Paris", "Paris")]),
+    ("songs from the '80s and the 1990s", [("number", "80", 80), ("number", "1990", 1990)]),
+    ("time out after 30s", [("duration", "30s", 30, "s")]),
+    ("Generate a 15-character password", [("number", "15", 15)]),
+    ("a 14-day forecast", [("duration", "14-day", 1209600, "day")]),
     ("I'm at 40.7128, -74.0060 now", [("list", "40.7128, -74.0060", [40.7128, -74.006])]),
 ]
 
@@ -257,6 +263,12 @@ def test_context_words_give_the_cue_words_around_a_span() -> None:
         ["and", "height", "5", "units"],
     )
     assert context_words(text, second, window=2) == (["and", "height"], [])
+
+
+def test_context_words_keep_apostrophes_inside_words() -> None:
+    text = "the city's zip code is 75000"
+    (pair,) = extract_spans(text, now=NOW)
+    assert context_words(text, pair) == (["the", "city's"], [])
 
 
 def test_context_words_stop_at_quotes() -> None:
