@@ -28,6 +28,7 @@ from typing import Any
 from stores.language.keywords import STOPWORDS
 from stores.language.spans_dates import find_dates
 from stores.language.spans_numbers import (
+    DURATION_UNITS,
     currency_before,
     find_chinese_numbers,
     find_digit_numbers,
@@ -71,7 +72,8 @@ class Span:
         unit: The unit written after a number, lower-case ("km", "hours", "%", "celsius"), or
             the ISO code of money ("USD").
         key: For ``keyvalue``: the key as written.
-        items: For ``list``: the item spans in order; for ``keyvalue``: the value's span.
+        items: For ``list``: the item spans in order; for ``keyvalue``: the value's span; for
+            a ``name`` written as place and region ("Tokyo, Japan"): the two names.
     """
 
     kind: str
@@ -198,6 +200,22 @@ def _with_units(text: str, span: Span, others: _Occupied) -> Span:
     return Span("number", value, text[start:end], start, end)
 
 
+def written_number(span: Span) -> int | float | None:
+    """The number as the user wrote it, or None for a span that is not a number.
+
+    A duration's value is in seconds; this gives the count of its unit ("2 hours" → 2,
+    "90 minutes" → 90). Numbers, money and percentages give their value, a pair its value's.
+    """
+    if span.kind == "keyvalue":
+        return written_number(span.items[0]) if span.items else None
+    if span.kind == "duration" and span.unit is not None:
+        seconds = DURATION_UNITS.get(span.unit.lower())
+        return tidy(span.value / seconds) if seconds else None
+    if span.kind in {"number", "money", "percent"} and isinstance(span.value, int | float):
+        return tidy(span.value) if isinstance(span.value, float) else span.value
+    return None
+
+
 # --- lists ------------------------------------------------------------------------------------
 
 _LISTABLE = frozenset(
@@ -245,6 +263,18 @@ def _group_lists(text: str, spans: list[Span]) -> list[Span]:
         ):
             # "between 3 and 5" is a range: two values, not a list.
             out.extend(items)
+            index = stop
+            continue
+        if (
+            len(items) == 2
+            and items[0].kind == "name"
+            and text[items[0].end : items[1].start] == ", "
+        ):
+            # "Riga, Latvia", "Naples, Florida": two names joined by a comma alone are a place
+            # and its region; a list of two says "and" ("Paris and London").
+            out.append(
+                Span("name", text[start:end], text[start:end], start, end, items=tuple(items))
+            )
             index = stop
             continue
         if len(items) >= 2 or bracketed:

@@ -187,6 +187,7 @@ def _correct_date_words(text: str) -> tuple[str, Callable[[int], int]] | None:
 
 def _find_english_dates(text: str, now: datetime) -> list[DateHit]:
     hits: list[DateHit] = []
+    yearless: set[int] = set()
     for match in _ENGLISH_DATE.finditer(text):
         raw = match.group()
         value: str | None
@@ -204,9 +205,37 @@ def _find_english_dates(text: str, now: datetime) -> list[DateHit]:
         else:
             words = re.sub(r"^the\s+", "", raw, flags=re.IGNORECASE)
             value = _parse_words(words.replace("coming ", "next "), now.date())
+            if _MONTH_DAY_NO_YEAR.fullmatch(raw):
+                yearless.add(match.start())
         if value is not None:
             hits.append(DateHit("date", value, match.start(), match.end()))
-    return hits
+    return _share_years(text, hits, yearless, now)
+
+
+# "April 3rd to April 5th 2023": the first date takes the year written with the second.
+_MONTH_DAY_NO_YEAR = re.compile(
+    rf"(?:the\s+)?(?:{_MONTH}\s+{_DAY}|{_DAY}\s+(?:of\s+)?{_MONTH})", re.IGNORECASE
+)
+_RANGE_GLUE = re.compile(r"\s*(?:to|until|till|through|thru|and|&|-|–|—)\s*", re.IGNORECASE)
+
+
+def _share_years(
+    text: str, hits: list[DateHit], yearless: set[int], now: datetime
+) -> list[DateHit]:
+    out = list(hits)
+    for index in range(len(out) - 1):
+        first, second = out[index], out[index + 1]
+        if (
+            first.start in yearless
+            and second.start not in yearless
+            and _RANGE_GLUE.fullmatch(text, first.end, second.start)
+            and first.value[:4] != second.value[:4]
+        ):
+            words = re.sub(r"^the\s+", "", text[first.start : first.end], flags=re.IGNORECASE)
+            value = _parse_words(f"{words} {second.value[:4]}", now.date())
+            if value is not None:
+                out[index] = DateHit("date", value, first.start, first.end)
+    return out
 
 
 def _find_chinese_dates(text: str, now: datetime) -> list[DateHit]:

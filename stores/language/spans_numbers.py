@@ -43,7 +43,7 @@ def tidy(value: float) -> int | float:
 # never inside "3-4" or "ORD-2024". Letters/digits/dots before a digit make it part of a word.
 _DIGITS = re.compile(
     r"""(?:(?<![^\s(\[=:,，：（])(?P<sign>[-+−]))?
-    (?<![A-Za-z0-9_.])
+    (?<![A-Za-z0-9_.^])
     (?P<int>\d{1,3}(?:,\d{3})+(?!\d)|\d+)
     (?P<frac>\.\d+)?
     (?P<exp>[eE][-+]?\d+(?![A-Za-z]))?
@@ -97,6 +97,7 @@ _ORDINALS = {
     "sixtieth": 60, "seventieth": 70, "eightieth": 80, "ninetieth": 90, "hundredth": 100,
 }  # fmt: skip
 _BIG_SCALES = {**_SCALES, "billion": 1_000_000_000}
+_TIMES_WORDS = {"twice": 2, "thrice": 3}
 _CARDINALS = set(_SMALL_NUMBERS) | set(_TENS) | set(_BIG_SCALES) | {"dozen"}
 # "one" is a pronoun after these ("this one", "the same one", "which one").
 _ONE_AS_PRONOUN_AFTER = frozenset(
@@ -208,6 +209,8 @@ def find_word_numbers(text: str) -> list[NumberHit]:
                 index += 1
                 continue
             hits.append(NumberHit(_ORDINALS[word], start, end))
+        elif word in _TIMES_WORDS:
+            hits.append(NumberHit(_TIMES_WORDS[word], start, end))
         elif word == "half" and following not in {"of", "a", "an", "the", "hour", "day"}:
             if previous != "a" or (index >= 2 and words[index - 2][0] != "and"):
                 hits.append(NumberHit(0.5, start, end))
@@ -368,7 +371,9 @@ MEASURE_UNITS = frozenset(
     " kb mb gb tb kbps mbps gbps hz khz mhz ghz w kw kwh v mph kph km/h m/s rpm px pt"
     " units unit items item pieces piece pcs times x percentile calories cal kcal"
     " acres acre hectares hectare sq sqft steps cup cups tbsp tsp tablespoon tablespoons"
-    " teaspoon teaspoons"
+    " teaspoon teaspoons newton newtons joule joules volt volts amp amps ampere amperes watt"
+    " watts pascal pascals hertz coulomb coulombs farad farads henry henries mole moles ohm"
+    " ohms atmosphere atmospheres calorie kilojoules kilowatts megawatts"
     " 公里 公斤 千克 克 米 厘米 毫米 升 毫升 度 斤 摄氏度 华氏度".split()
 )
 _LOOSE_UNITS = frozenset({"in", "x", "sq", "pt", "t"})
@@ -386,7 +391,33 @@ class UnitHit:
     factor: int = 1  # seconds per unit for durations
 
 
-_UNIT_WORD = re.compile(r"[ \t-]?(°[CcFf]|[℃℉%％]|[A-Za-z]+(?:/[a-z])?|[\u4e00-\u9fff]{1,4})")
+_UNIT_WORD = re.compile(
+    r"[ \t-]?(°[CcFf]|[℃℉%％]|[A-Za-zµΩ]+(?:\^-?\d|[²³])?(?:/[A-Za-zµΩ]+(?:\^-?\d|[²³])?)?"
+    r"|[\u4e00-\u9fff]{1,4})"
+)
+_POWER = re.compile(r"(?:\^-?\d|[²³])$")
+# SI symbols of two letters or more, case as written ("mH", "kPa"); one-letter ones ("5C", "4A")
+# are too often parts of identifiers (a gate, a flat) to be read as units.
+_SI_SYMBOLS = frozenset(
+    "Pa kPa MPa hPa Hz kHz MHz GHz mH µH uH µF uF nF pF mF kΩ MΩ mA µA kV mV kJ MJ kN mol"
+    " mmol eV keV MeV kW MW GW Wh kWh MWh atm bar psi dB cd lm lx Gy Sv Bq Wb".split()
+)
+
+
+def is_measure_unit(word: str) -> bool:
+    """Whether ``word`` is a unit: "km", "m/s^2", "kg/m³", "kPa", "newtons"."""
+    parts = word.split("/")
+    for part in parts:
+        base = _POWER.sub("", part)
+        low = base.lower()
+        if not (
+            low in MEASURE_UNITS
+            or base in _SI_SYMBOLS
+            or (len(parts) > 1 and low in DURATION_UNITS)
+            or base == "Ω"
+        ):
+            return False
+    return True
 
 
 _NEXT_WORD = re.compile(r" ([A-Za-z]+)")
@@ -430,7 +461,7 @@ def unit_after(text: str, end: int) -> UnitHit | None:
         if low == "s" and _DECADE.search(text, max(0, end - 6), end):
             return None  # "the 1980s", "'80s": decades
         return UnitHit("duration", low, stop, DURATION_UNITS[low])
-    if low in MEASURE_UNITS:
+    if is_measure_unit(word):
         if match.group() != word and low in _LOOSE_UNITS:
             # "5 in stock", "3 x 4", "2 t": these unit words count only written together.
             return None

@@ -15,7 +15,13 @@ import re
 from typing import Any
 
 from stores.language.keywords import STOPWORDS
-from stores.language.spans_numbers import DURATION_UNITS, MEASURE_UNITS
+from stores.language.spans_numbers import (
+    DURATION_UNITS,
+    MEASURE_UNITS,
+    currency_before,
+    is_measure_unit,
+    unit_after,
+)
 
 Candidate = tuple[str, Any, int, int]
 
@@ -37,11 +43,20 @@ _QUOTED = re.compile(
 def find_quoted(text: str) -> list[Candidate]:
     """Text inside '…', "…", “…”, ‘…’, `…`, 「…」, 『…』, 《…》 (value without the quotes)."""
     found: list[Candidate] = []
+    whole = text.strip().rstrip(".!?。！？ ")
     for match in _QUOTED.finditer(text):
         inner = next(g for g in match.groups() if g is not None)
+        if match.group() == whole and " " in inner.strip():
+            # A request wrapped in quotes as a whole: its values are inside.
+            found.extend(_shifted(find_quoted(inner), match.start() + 1))
+            continue
         if inner.strip():
             found.append(("quoted", inner, match.start(), match.end()))
     return found
+
+
+def _shifted(candidates: list[Candidate], offset: int) -> list[Candidate]:
+    return [(kind, value, start + offset, end + offset) for kind, value, start, end in candidates]
 
 
 # --- urls, e-mails, paths ---------------------------------------------------------------------
@@ -68,6 +83,8 @@ _PATH = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 _TRAILING_PUNCTUATION = ".,;:!?"
+# "/", "3/4/5", a command switch "/s", initials "D.C": not paths.
+_NOT_A_PATH = re.compile(r"[~.]?/|[\d/.]+|/[A-Za-z]|(?:[A-Z]\.)+[A-Za-z]")
 
 
 def find_urls_emails_paths(text: str) -> list[Candidate]:
@@ -76,7 +93,7 @@ def find_urls_emails_paths(text: str) -> list[Candidate]:
     for kind, pattern in (("url", _URL), ("email", _EMAIL), ("path", _PATH)):
         for match in pattern.finditer(text):
             raw = match.group().rstrip(_TRAILING_PUNCTUATION)
-            if kind == "path" and (raw in {"/", "~/", "./"} or re.fullmatch(r"[\d/.]+", raw)):
+            if kind == "path" and _NOT_A_PATH.fullmatch(raw):
                 continue
             if raw:
                 found.append((kind, raw, match.start(), match.start() + len(raw)))
@@ -94,13 +111,19 @@ _NUMBER_WITH_SUFFIX = re.compile(r"(\d+(?:\.\d+)?)-?([A-Za-z]+)")
 _SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?[eE][-+]?\d+")
 
 
+_DOTTED = re.compile(r"(?<![A-Za-z0-9_.])v?\d+(?:\.\d+){2,}(?![A-Za-z0-9_]|\.\d)")
+
+
 def find_identifiers(text: str) -> list[Candidate]:
     """Id-like tokens: ``ORD-2024-001``, ``A12B``, ``#123456`` (as "123456"), ``000042``.
 
     Digit runs count from 5 digits (or 3 with a leading zero). The value is the string as
     written, leading zeros kept.
     """
-    found: list[Candidate] = []
+    # IP addresses and versions: "192.168.1.1", "v1.2.3".
+    found: list[Candidate] = [
+        ("identifier", m.group(), m.start(), m.end()) for m in _DOTTED.finditer(text)
+    ]
     for match in _TOKEN.finditer(text):
         raw = match.group()
         start, end = match.start(), match.end()
@@ -123,10 +146,16 @@ def _is_identifier(raw: str, text: str, start: int) -> bool:
     if raw.isdigit():
         if start >= 2 and text[start - 1] == "," and text[start - 2].isdigit() and len(raw) == 3:
             return False  # a group of "1,000,000"
+        end = start + len(raw)
+        if currency_before(text, start) is not None or unit_after(text, end) is not None:
+            return False  # "$15000", "25000 km": an amount
         return len(raw) >= 5 or (raw.startswith("0") and len(raw) >= 3)
     if any(c.isalpha() for c in raw):
         with_suffix = _NUMBER_WITH_SUFFIX.fullmatch(raw)
-        if with_suffix and with_suffix.group(2).lower() in _NOT_ID_SUFFIXES:
+        if with_suffix and (
+            with_suffix.group(2).lower() in _NOT_ID_SUFFIXES
+            or is_measure_unit(with_suffix.group(2))
+        ):
             return False
         if re.fullmatch(r"\d+(?:\.\d+)?-[a-z]+", raw):
             return False  # "15-character", "5-star": a number before a word
@@ -214,7 +243,8 @@ def _load_literal(raw: str) -> Any:
 
 _CAPITALISED = re.compile(
     r"(?<![A-Za-z0-9_'’-])"
-    r"(?:[A-Z][a-z]+(?:['’-](?![st]\b)[A-Za-z]+)*|[A-Z]{2,}|[A-Z]\.|[A-Z][a-z]*[A-Z][a-z]+)"
+    r"(?:(?:[A-Z]\.){2,}|[A-Z][a-z]+(?:['’-](?![st]\b)[A-Za-z]+)*|[A-Z]{2,}|[A-Z]\."
+    r"|[A-Z][a-z]*[A-Z][a-z]+)"
     r"(?![A-Za-z0-9_])"
 )
 _NAME_CONNECTORS = frozenset("of de del della la le van von da di du der den bin al y".split())
@@ -230,11 +260,11 @@ _COMMON_WORDS = frozenset(
     " monday tuesday wednesday thursday friday saturday sunday january february march april"
     " may june july august september october november december"
     " mr mrs ms dr additionally furthermore moreover lastly finally however besides meanwhile"
-    " firstly secondly thirdly also otherwise instead".split()
+    " firstly secondly thirdly also otherwise instead sure".split()
 )
 
 
-_REGION = re.compile(r", ([A-Z]{2})(?![A-Za-z0-9])")
+_REGION = re.compile(r", ((?:[A-Z]\.){2,}|[A-Z]{2}(?![A-Za-z0-9]))")
 
 
 def find_names(text: str) -> list[Candidate]:
@@ -251,6 +281,8 @@ def find_names(text: str) -> list[Candidate]:
         run = [words[index]]
         stop = index + 1
         while stop < len(words):
+            if re.fullmatch(r"(?:[A-Z]\.){2,}", run[-1].group()):
+                break  # "Liverpool F.C. Include ...": the dot may end the sentence
             gap = text[run[-1].end() : words[stop].start()]
             if gap == " ":
                 run.append(words[stop])

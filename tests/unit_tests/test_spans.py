@@ -14,7 +14,13 @@ from typing import Any
 
 import pytest
 
-from stores.language.spans import SPAN_KINDS, Span, context_words, extract_spans
+from stores.language.spans import (
+    SPAN_KINDS,
+    Span,
+    context_words,
+    extract_spans,
+    written_number,
+)
 
 # A Tuesday: "next Monday" is 2026-11-30, "tomorrow" 2026-11-25.
 NOW = datetime(2026, 11, 24, 12, 0)
@@ -199,6 +205,28 @@ CASES: list[tuple[str, list[Expected]]] = [
     ("order #A-778 status", [("identifier", "#A-778", "A-778")]),
     ("add 2 cups of rice", [("number", "2 cups", 2, "cups")]),
     ("Additionally, I want the list", []),
+    ("drive from Boston, MA, to Washington, D.C. today",
+     [("name", "Boston, MA", "Boston, MA"), ("name", "Washington, D.C.", "Washington, D.C."),
+      ("date", "today", "2026-11-24")]),
+    ("fly to Washington D.C. now", [("name", "Washington D.C.", "Washington D.C.")]),
+    ("I'm at Riga, Latvia, can you help", [("name", "Riga, Latvia", "Riga, Latvia")]),
+    ("run shutdown /s /t 0", [("number", "0", 0)]),
+    ("ping 192.168.1.1 then upgrade to v1.2.3",
+     [("identifier", "192.168.1.1", "192.168.1.1"), ("identifier", "v1.2.3", "v1.2.3")]),
+    ("Sure, here it is", []),
+    ("from April 3rd to April 5th 2023",
+     [("date", "April 3rd", "2023-04-03"), ("date", "April 5th 2023", "2023-04-05")]),
+    ("it accelerates at 9.8 m/s^2", [("number", "9.8 m/s^2", 9.8, "m/s^2")]),
+    ("a density of 2 kg/m³", [("number", "2 kg/m³", 2, "kg/m³")]),
+    ("an inductance of 50mH", [("number", "50mH", 50, "mh")]),
+    ("a pressure of 101.3 kPa", [("number", "101.3 kPa", 101.3, "kpa")]),
+    ("gate 5C is closed", [("identifier", "5C", "5C")]),
+    ("roll the die twice", [("number", "twice", 2)]),
+    ('"Find the area of a circle with a radius of 5 meters."',
+     [("number", "5 meters", 5, "meters")]),
+    ("gains of $15000 over 25000 km", [("money", "$15000", 15000.0, "USD"),
+                                        ("number", "25000 km", 25000, "km")]),
+    ("played by Liverpool F.C. Include stats", [("name", "Liverpool F.C.", "Liverpool F.C.")]),
     ("The city's name is Paris", [("keyvalue", "name is Paris", "Paris")]),
     ("songs from the '80s and the 1990s", [("number", "80", 80), ("number", "1990", 1990)]),
     ("time out after 30s", [("duration", "30s", 30, "s")]),
@@ -238,6 +266,12 @@ def test_list_items_are_spans_inside_the_list() -> None:
     assert all(listed.start <= i.start < i.end <= listed.end for i in listed.items)
 
 
+def test_a_place_and_its_region_keep_both_parts() -> None:
+    (place,) = extract_spans("the time in Sydney, Australia", now=NOW)
+    assert (place.kind, place.value) == ("name", "Sydney, Australia")
+    assert [i.value for i in place.items] == ["Sydney", "Australia"]
+
+
 def test_a_pair_keeps_its_key_and_the_span_of_its_value() -> None:
     text = "ship to alice@example.com with deadline: 2024-03-03 and retries=3"
     spans = extract_spans(text, now=NOW)
@@ -245,6 +279,12 @@ def test_a_pair_keeps_its_key_and_the_span_of_its_value() -> None:
     assert [(p.key, p.value) for p in pairs] == [("deadline", "2024-03-03"), ("retries", 3)]
     assert [p.items[0].kind for p in pairs] == ["date", "number"]
     assert spans[0].kind == "email"
+
+
+def test_written_number_gives_the_count_of_a_duration_unit() -> None:
+    text = "wait 90 minutes, then 2.5 hours, pay $20 for 3 items with retries=4 at 'x'"
+    spans = extract_spans(text, now=NOW)
+    assert [written_number(s) for s in spans] == [90, 2.5, 20, 3, 4, None]
 
 
 def test_units_of_numbers_are_lower_case_as_written() -> None:
