@@ -1,7 +1,11 @@
-"""Typed-span speed: median milliseconds of ``extract_spans`` per request after warm-up.
+"""Typed spans: speed per request, and how many of BFCL's argument values they hold.
 
-Also times what the libraries cost once per process (dateparser's first parse, jieba's
-dictionary) and per call, so a regression shows which part grew.
+Speed: median milliseconds of ``extract_spans`` per request after warm-up, and what the
+libraries cost once per process (dateparser's first parse, jieba's dictionary), so a regression
+shows which part grew. Coverage: for each BFCL case, the share of its ground-truth argument
+values (numbers, strings, lists, booleans) that equal the value of some span of the request
+(or of a list's item, a duration's count of units, a digit identifier read as a number). Values
+the request never writes (defaults, enums spelt otherwise) cap it well below 1.
 """
 
 from __future__ import annotations
@@ -9,8 +13,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
+from typing import Any
 
 from bench.common import machine_line, write_result
 
@@ -42,9 +47,59 @@ def _median_ms(call: Callable[[], object], rounds: int) -> float:
     return statistics.median(times) * 1000
 
 
+def _comparable(value: Any) -> Any:
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int | float):
+        return ("number", round(float(value), 6))
+    if isinstance(value, str):
+        return ("text", value.strip().lower())
+    if isinstance(value, list):
+        return ("list", tuple(_comparable(v) for v in value))
+    return ("other", repr(value))
+
+
+def bfcl_coverage(category: str, now: datetime) -> tuple[int, int]:
+    """(values found among spans, values) over the ground truth of one BFCL category."""
+    from bench.evaluation.bfcl import case_request, load_cases
+    from stores.language.spans import Span, extract_spans, written_number
+
+    def every(spans: tuple[Span, ...] | list[Span]) -> Iterator[Span]:
+        for span in spans:
+            yield span
+            yield from every(span.items)
+
+    found = total = 0
+    for case in load_cases(category):
+        held: set[Any] = set()
+        for span in every(extract_spans(case_request(case), now=now)):
+            held.add(_comparable(span.value))
+            amount = written_number(span)
+            if amount is not None:
+                held.add(_comparable(amount))
+            if span.kind == "identifier" and str(span.value).isdigit():
+                held.add(_comparable(int(span.value)))
+        for call in case.get("ground_truth") or []:
+            for arguments in call.values():
+                for accepted in arguments.values():
+                    values = [v for v in accepted if v not in ("", None)]
+                    literal = all(isinstance(v, int | float | str | list) for v in values)
+                    if not values or not literal:
+                        continue
+                    total += 1
+                    found += any(_comparable(v) in held for v in values)
+    return found, total
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench spans")
     parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument(
+        "--bfcl",
+        nargs="*",
+        default=["simple_python", "multiple", "parallel", "live_simple"],
+        help="BFCL categories whose argument values are looked up among the spans",
+    )
     args = parser.parse_args(argv)
     now = datetime(2026, 11, 24, 12, 0)
 
@@ -85,7 +140,8 @@ def main(argv: list[str]) -> int:
     context_ms = _median_ms(contexts, args.rounds) / len(ENGLISH)
     table = (
         "# Typed spans: time per request\n\n"
-        f"{machine_line()}. Command: `python -m bench spans --rounds {args.rounds}`.\n"
+        f"{machine_line()}. Command: `python -m bench spans --rounds {args.rounds}"
+        f"{' --bfcl ' + ' '.join(args.bfcl) if args.bfcl else ''}`.\n"
         f"{len(ENGLISH)} English requests of about 20 words, {len(CHINESE)} Chinese ones;"
         " medians of the per-request time after warm-up.\n\n"
         "| what | ms |\n|---|---:|\n"
@@ -97,6 +153,14 @@ def main(argv: list[str]) -> int:
         f"| extract_spans, Chinese request, median | {chinese_ms:.3f} |\n"
         f"| extract_spans + context_words of every span, English, median | {context_ms:.3f} |\n"
     )
+    if args.bfcl:
+        table += (
+            "\n## BFCL argument values found among the spans\n\n"
+            "| category | values | found | share |\n|---|---:|---:|---:|\n"
+        )
+        for category in args.bfcl:
+            found, total = bfcl_coverage(category, now)
+            table += f"| {category} | {total} | {found} | {found / max(total, 1):.3f} |\n"
     path = write_result("spans.md", table)
     print(table)
     print(f"written to {path}")
