@@ -62,15 +62,16 @@ class Span:
         kind: One of `SPAN_KINDS`.
         value: The typed value: int/float for numbers, float for money and percent (the
             number: "15%" is 15.0), ISO strings for dates ("YYYY-MM-DD"), times ("HH:MM") and
-            datetimes, seconds (int) for durations, str for quoted text (without the quotes),
-            paths, URLs, e-mails, identifiers and names, bool for booleans, the parsed
-            dict/list for JSON, the list of item values for lists, the typed value for
-            key/value pairs.
+            datetimes, seconds for durations (an int when whole; `written_number` gives the
+            count of the unit written), str for quoted text (without the quotes), paths, URLs,
+            e-mails, identifiers and names, bool for booleans, the parsed dict/list for JSON,
+            the list of item values for lists, the typed value for key/value pairs.
         text: The surface text exactly as in the request (``request[start:end]``).
         start: Offset of the first character in the request.
         end: Offset after the last character.
-        unit: The unit written after a number, lower-case ("km", "hours", "%", "celsius"), or
-            the ISO code of money ("USD").
+        unit: The unit written after a number, lower-case ("km", "hours", "%", "celsius"),
+            the ISO code of money ("USD"), or a compass point of a coordinate ("n", "w"; south
+            and west values are negative).
         key: For ``keyvalue``: the key as written.
         items: For ``list``: the item spans in order; for ``keyvalue``: the value's span; for
             a ``name`` written as place and region ("Tokyo, Japan"): the two names.
@@ -158,6 +159,7 @@ def _resolve(text: str, candidates: list[tuple[int, Candidate]], kept: list[Span
     return accepted.spans
 
 
+_COMPASS = re.compile(r"\s?°?\s?([NSEW])(?![A-Za-z0-9])")
 _SCALE_AFTER = re.compile(r"[ \t]?(thousand|million|billion|k|m|bn)(?![A-Za-z])", re.IGNORECASE)
 _SCALE_VALUES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
 
@@ -186,6 +188,13 @@ def _with_units(text: str, span: Span, others: _Occupied) -> Span:
     percent_start = percent_before(text, start)
     if percent_start is not None and free(percent_start, start):
         return Span("percent", float(value), text[percent_start:end], percent_start, end, "%")
+    heading = _COMPASS.match(text, end)
+    if heading is not None and "." in span.text and free(end, heading.end()):
+        # "37.8651 N, 119.5383 W": south and west are negative coordinates.
+        letter = heading.group(1).upper()
+        signed = -abs(value) if letter in "SW" else value
+        return Span("number", signed, text[start : heading.end()], start, heading.end(),
+                    unit=letter.lower())  # fmt: skip
     unit = None if is_ordinal(span.text) else unit_after(text, end)
     if unit is not None and free(end, unit.end):
         surface = text[start : unit.end]
@@ -194,7 +203,8 @@ def _with_units(text: str, span: Span, others: _Occupied) -> Span:
         if unit.kind == "percent":
             return Span("percent", float(value), surface, start, unit.end, "%")
         if unit.kind == "duration":
-            seconds = round(float(value) * unit.factor)
+            # Whole seconds as an int; "0.25 seconds" keeps its fraction.
+            seconds = tidy(round(float(value) * unit.factor, 6))
             return Span("duration", seconds, surface, start, unit.end, unit.unit)
         return Span("number", value, surface, start, unit.end, unit.unit)
     return Span("number", value, text[start:end], start, end)

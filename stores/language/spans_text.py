@@ -62,7 +62,11 @@ def _shifted(candidates: list[Candidate], offset: int) -> list[Candidate]:
 # --- urls, e-mails, paths ---------------------------------------------------------------------
 
 _URL = re.compile(
-    r"(?<![A-Za-z0-9_])(?:(?:https?|ftp|wss?|file)://|www\.)[^\s<>\"'`，。、）)\]}]+",
+    r"(?<![A-Za-z0-9_])(?:(?:https?|ftp|wss?|file)://|www\.)[^\s<>\"'`，。、）)\]}]+"
+    # A bare domain: "example.com", "Foodnetwork.com/recipes".
+    r"|(?<![A-Za-z0-9_.@/-])[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*"
+    r"\.(?:com|org|net|edu|gov|io|ai|dev|app|info|biz|co|uk|de|fr|jp|cn|ru|in|us|eu)"
+    r"(?![A-Za-z0-9@-])(?:/[^\s<>\"'`，。、）)\]}]*)?",
     re.IGNORECASE,
 )
 _EMAIL = re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
