@@ -28,13 +28,14 @@ from typing import Any
 from stores.language.keywords import STOPWORDS
 from stores.language.spans_dates import find_dates
 from stores.language.spans_numbers import (
-    DURATION_UNITS,
     currency_before,
     find_chinese_numbers,
+    find_compact_durations,
     find_digit_numbers,
     find_word_numbers,
     is_ordinal,
     percent_before,
+    seconds_per_unit,
     tidy,
     unit_after,
 )
@@ -108,13 +109,14 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
             *((0, c) for c in find_json(text)),
             *((1 if c[0] != "path" else 2, c) for c in find_urls_emails_paths(text)),
             *((3, (d.kind, d.value, d.start, d.end)) for d in find_dates(text, moment)),
+            *((3, c) for c in find_compact_durations(text)),
             *((4, c) for c in find_identifiers(text)),
             *((5, ("number", n.value, n.start, n.end)) for n in _numbers(text)),
         ],
         [],
     )
     occupied = _Occupied(strong)
-    spans = [_with_units(text, span, occupied) for span in strong]
+    spans = _join_durations(text, [_with_units(text, span, occupied) for span in strong])
     spans = _resolve(
         text, [(6, c) for c in find_names(text)] + [(6, c) for c in find_booleans(text)], spans
     )
@@ -166,6 +168,11 @@ _SCALE_VALUES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion":
 
 def _with_units(text: str, span: Span, others: _Occupied) -> Span:
     """Give a number the currency, percent sign or unit written next to it."""
+    if span.kind == "duration" and span.unit is None:
+        # "1h30m": the last unit written is the unit.
+        last_unit = re.search(r"[a-z]+$", span.text)
+        return Span("duration", span.value, span.text, span.start, span.end,
+                    last_unit.group() if last_unit else None)  # fmt: skip
     if span.kind != "number":
         return span
 
@@ -219,11 +226,42 @@ def written_number(span: Span) -> int | float | None:
     if span.kind == "keyvalue":
         return written_number(span.items[0]) if span.items else None
     if span.kind == "duration" and span.unit is not None:
-        seconds = DURATION_UNITS.get(span.unit.lower())
+        seconds = seconds_per_unit(span.unit)
         return tidy(span.value / seconds) if seconds else None
     if span.kind in {"number", "money", "percent"} and isinstance(span.value, int | float):
         return tidy(span.value) if isinstance(span.value, float) else span.value
     return None
+
+
+_DURATION_GLUE = re.compile(r"\s*(?:and)?\s*")
+
+
+def _join_durations(text: str, spans: list[Span]) -> list[Span]:
+    """Join "1 hour 30 minutes", "2 hours and 15 minutes" into one duration.
+
+    The unit is the last one written, so `written_number` counts it ("1 hour 30 minutes" is 90
+    minutes).
+    """
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and span.kind == last.kind == "duration"
+            and seconds_per_unit(span.unit) < seconds_per_unit(last.unit)
+            and _DURATION_GLUE.fullmatch(text, last.end, span.start)
+        ):
+            out[-1] = Span(
+                "duration",
+                tidy(last.value + span.value),
+                text[last.start : span.end],
+                last.start,
+                span.end,
+                span.unit,
+            )
+            continue
+        out.append(span)
+    return out
 
 
 # --- lists ------------------------------------------------------------------------------------

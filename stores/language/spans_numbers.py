@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from stores.language.vocabulary import _SCALES, _SMALL_NUMBERS, _TENS
 
@@ -147,6 +148,11 @@ def find_word_numbers(text: str) -> list[NumberHit]:
         word, start, end = words[index]
         previous = words[index - 1][0] if index else ""
         following = words[index + 1][0] if index + 1 < len(words) else ""
+        if word == "a" and following == "couple" and _joined(text, end, words[index + 1][1], " "):
+            # "a couple of days": two
+            hits.append(NumberHit(2, start, words[index + 1][2]))
+            index += 2
+            continue
         if word in {"a", "an"} and following in {"dozen", "hundred", "thousand", "million"}:
             value, stop = _read_cardinal(text, words, index + 1)
             hits.append(NumberHit(tidy(value), start, words[stop - 1][2]))
@@ -313,6 +319,8 @@ def find_chinese_numbers(text: str) -> list[NumberHit]:
         digits = raw[1:] if ordinal else raw
         if not digits or digits in _CN_NOT_NUMBERS:
             continue
+        if not (digits[0] == "十" or any(c in _CN_DIGITS for c in digits)):
+            continue  # "万元", "百分": a unit character alone counts nothing
         value = parse_chinese_numeral(digits)
         if value is None:
             continue
@@ -332,6 +340,34 @@ def find_chinese_numbers(text: str) -> list[NumberHit]:
 
 def _is_cjk(char: str) -> bool:
     return "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf"
+
+
+_COMPACT_DURATION = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:\d+(?:\.\d+)?(?:d|h|hr|m|min|s|sec)){2,}(?![A-Za-z0-9_])"
+)
+_COMPACT_PART = re.compile(r"(\d+(?:\.\d+)?)(d|hr|h|min|m|sec|s)")
+_COMPACT_SECONDS = {"d": 86400, "h": 3600, "hr": 3600, "m": 60, "min": 60, "s": 1, "sec": 1}
+
+
+def seconds_per_unit(unit: str | None) -> int:
+    """Seconds in one time unit as written ("hours" → 3600, "m" of "1h30m" → 60); 0 if none."""
+    if unit is None:
+        return 0
+    low = unit.lower()
+    return DURATION_UNITS.get(low) or _COMPACT_SECONDS.get(low, 0)
+
+
+def find_compact_durations(text: str) -> list[tuple[str, Any, int, int]]:
+    """Durations written as one token: "1h30m", "2m30s" (seconds; the unit is the last one)."""
+    found: list[tuple[str, Any, int, int]] = []
+    for match in _COMPACT_DURATION.finditer(text):
+        parts = _COMPACT_PART.findall(match.group())
+        steps = [_COMPACT_SECONDS[unit] for _, unit in parts]
+        if steps != sorted(steps, reverse=True) or len(set(steps)) != len(steps):
+            continue  # "30m1h" is no duration
+        seconds = sum(float(amount) * _COMPACT_SECONDS[unit] for amount, unit in parts)
+        found.append(("duration", tidy(round(seconds, 6)), match.start(), match.end()))
+    return found
 
 
 # --- units after a number ---------------------------------------------------------------------

@@ -42,6 +42,7 @@ CASES: list[tuple[str, list[Expected]]] = [
     ("learning rate 1e-5 for 3 epochs", [("number", "1e-5", 1e-5), ("number", "3", 3)]),
     ("I need twenty five chairs", [("number", "twenty five", 25)]),
     ("order a dozen roses", [("number", "a dozen", 12)]),
+    ("wait a couple of days", [("number", "a couple", 2)]),
     ("cut the recipe in half", [("number", "half", 0.5)]),
     ("show me the third result", [("number", "third", 3)]),
     ("add one hundred and five points", [("number", "one hundred and five", 105)]),
@@ -76,6 +77,9 @@ CASES: list[tuple[str, list[Expected]]] = [
     ("a 2-hour meeting", [("duration", "2-hour", 7200, "hour")]),
     ("rest for two and a half hours", [("duration", "two and a half hours", 9000, "hours")]),
     ("rent it for 10 days", [("duration", "10 days", 864000, "days")]),
+    ("set a timer for 1h30m", [("duration", "1h30m", 5400, "m")]),
+    ("it took 2 hours and 15 minutes", [("duration", "2 hours and 15 minutes", 8100, "minutes")]),
+    ("3天2小时后", [("duration", "3天2小时", 266400, "小时")]),
     # --- quoted, paths, urls, e-mails, identifiers -----------------------------------------
     ("send an email to bob@example.com saying hi", [("email", "bob@example.com", "bob@example.com")]),
     ("read /tmp/notes.txt and summarise it", [("path", "/tmp/notes.txt", "/tmp/notes.txt")]),
@@ -188,6 +192,13 @@ CASES: list[tuple[str, list[Expected]]] = [
     ("发送邮件到 alice@example.com", [("email", "alice@example.com", "alice@example.com")]),
     ("城市：北京", [("keyvalue", "城市：北京", "北京")]),
     ("选第三个", [("number", "第三", 3)]),
+    ("单位是万元", []),
+    ("库存减少十个", [("number", "十", 10)]),
+    ("下下周三下午两点开会", [("datetime", "下下周三下午两点", "2026-12-09T14:00")]),
+    ("请在三天内完成", [("duration", "三天", 259200, "天")]),
+    ("转账500美元给张三", [("money", "500美元", 500.0, "USD")]),
+    ("设置闹钟早上7点30分", [("time", "早上7点30分", "07:30")]),
+    ("温度是25摄氏度", [("number", "25摄氏度", 25, "celsius")]),
     ("一起去吧", []),
     ("查询订单 ORD-2024-001 的状态", [("identifier", "ORD-2024-001", "ORD-2024-001")]),
     # --- mixed and typos -------------------------------------------------------------------
@@ -286,9 +297,9 @@ def test_a_pair_keeps_its_key_and_the_span_of_its_value() -> None:
 
 
 def test_written_number_gives_the_count_of_a_duration_unit() -> None:
-    text = "wait 90 minutes, then 2.5 hours, pay $20 for 3 items with retries=4 at 'x'"
+    text = "wait 90 minutes, then 2.5 hours, pay $20 for 3 items with retries=4 at 'x' or 1h30m"
     spans = extract_spans(text, now=NOW)
-    assert [written_number(s) for s in spans] == [90, 2.5, 20, 3, 4, None]
+    assert [written_number(s) for s in spans] == [90, 2.5, 20, 3, 4, None, 90]
 
 
 def test_units_of_numbers_are_lower_case_as_written() -> None:
