@@ -359,7 +359,7 @@ _KEY_IS = re.compile(
     re.IGNORECASE,
 )
 _RAW_VALUE_EQUALS = re.compile(r"""\s*=\s*("[^"]*"|'[^']*'|[^\s,;，；]+)""")
-_RAW_VALUE_COLON = re.compile(r"\s*[:：]\s*([^\s,;，；:]+)(?=\s*(?:$|[,;，；)\n]|\band\b))")
+_RAW_VALUE_COLON = re.compile(r"\s*[:：]\s*([^\s,;，；:=]+)(?=\s*(?:$|[,;，；)\n]|\band\b))")
 _RAW_KEY = re.compile(
     r"(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]*|[\u4e00-\u9fff]{1,6})(?=\s*[=:：])"
 )
@@ -407,7 +407,9 @@ def _pair_for(text: str, span: Span, before: list[Span]) -> Span | None:
     key = match.group(1).strip()
     if not key[:1].isascii():
         written: str | None = key
-    elif "_" in key or "=" in match.group():
+    elif "=" in match.group():
+        written = key  # "a = 3": whatever stands before "=" is a key
+    elif "_" in key:
         written = key if key.lower() not in STOPWORDS else None
     else:
         written = _key_words(key)

@@ -159,6 +159,8 @@ CASES: list[tuple[str, list[Expected]]] = [
     ("customer id is 000042", [("keyvalue", "customer id is 000042", "000042")]),
     ("price: $25.99", [("keyvalue", "price: $25.99", 25.99, "USD")]),
     ("status=shipped", [("keyvalue", "status=shipped", "shipped")]),
+    ("coefficients a = 3, b = -11", [("keyvalue", "a = 3", 3), ("keyvalue", "b = -11", -11)]),
+    ("filter: status=active", [("keyvalue", "status=active", "active")]),
     ("mode: fast", [("keyvalue", "mode: fast", "fast")]),
     ("Note: please call me", []),
     ("the deadline is 2024-03-03", [("keyvalue", "deadline is 2024-03-03", "2024-03-03")]),
