@@ -52,7 +52,7 @@ _ENGLISH_DATE = re.compile(
     | (?P<mdy>\d{{1,2}}[/.]\d{{1,2}}[/.]{_YEAR})(?![\w/])
     | (?P<md>0\d/\d\d?|\d\d?/0\d)(?![\w/.])
     | (?P<words>
-        {_MONTH}\s+{_DAY}(?:,?\s+{_YEAR})?(?![\w:])
+        {_MONTH}(?:(?<=\.)\s*|\s+){_DAY}(?:(?:,?\s+|,){_YEAR})?(?![\w:])
       | (?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?(?![\w:])
       | (?:(?:next|this|last|coming)\s+)?{_WEEKDAY}
       | the\s+day\s+(?:after\s+tomorrow|before\s+yesterday)
@@ -214,7 +214,8 @@ def _find_english_dates(text: str, now: datetime) -> list[DateHit]:
 
 # "April 3rd to April 5th 2023": the first date takes the year written with the second.
 _MONTH_DAY_NO_YEAR = re.compile(
-    rf"(?:the\s+)?(?:{_MONTH}\s+{_DAY}|{_DAY}\s+(?:of\s+)?{_MONTH})", re.IGNORECASE
+    rf"(?:the\s+)?(?:{_MONTH}(?:(?<=\.)\s*|\s+){_DAY}|{_DAY}\s+(?:of\s+)?{_MONTH})",
+    re.IGNORECASE,
 )
 _RANGE_GLUE = re.compile(r"\s*(?:to|until|till|through|thru|and|&|-|–|—)\s*", re.IGNORECASE)
 

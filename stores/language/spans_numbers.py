@@ -63,10 +63,21 @@ def find_digit_numbers(text: str) -> list[NumberHit]:
         numerator, denominator = int(match.group(1)), int(match.group(2))
         if denominator:
             hits.append(NumberHit(tidy(numerator / denominator), match.start(), match.end()))
-    taken = [(h.start, h.end) for h in hits]
+    fractions = [(h.start, h.end) for h in hits]
+    next_fraction = 0
     for match in _DIGITS.finditer(text):
         start, end = match.start(), match.end()
-        if any(s < end and start < e for s, e in taken):
+        while next_fraction < len(fractions) and fractions[next_fraction][1] <= start:
+            next_fraction += 1
+        if next_fraction < len(fractions) and fractions[next_fraction][0] < end:
+            continue  # inside "3/4"
+        if (
+            "," in match.group("int")
+            and text[start - 1 : start] in {"[", "("}
+            and text[end : end + 1] in {"]", ")", ","}
+        ):
+            # "[200,300,400]": commas between the items of an array, not thousands.
+            hits.extend(_comma_items(match))
             continue
         ordinal = match.group("ord")
         if ordinal and (match.group("frac") or match.group("exp")):
@@ -85,6 +96,21 @@ def find_digit_numbers(text: str) -> list[NumberHit]:
             number = value
         hits.append(NumberHit(number, start, end))
     return hits
+
+
+def _comma_items(match: re.Match[str]) -> list[NumberHit]:
+    items: list[NumberHit] = []
+    position = match.start("int")
+    for index, group in enumerate(match.group("int").split(",")):
+        start = match.start() if index == 0 else position
+        value = int(group)
+        if index == 0 and match.group("sign") in {"-", "−"}:
+            value = -value
+        items.append(NumberHit(value, start, position + len(group)))
+        position += len(group) + 1
+    if match.group("frac") or match.group("exp") or match.group("ord"):
+        return items[:-1]  # the last item's fraction would be lost: leave it out
+    return items
 
 
 # --- English number words ---------------------------------------------------------------------

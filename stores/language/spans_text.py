@@ -146,6 +146,22 @@ def find_identifiers(text: str) -> list[Candidate]:
     return found
 
 
+_ARRAY_ITEMS = re.compile(r"[-+\d.,\s]*")
+
+
+def _in_array(text: str, start: int, end: int) -> bool:
+    """Whether digits at [start, end) sit in a bracketed array of numbers."""
+    before = text[max(0, start - 200) : start]
+    opening = before.rfind("[")
+    closing = text.find("]", end, end + 200)
+    return (
+        opening >= 0
+        and closing >= 0
+        and _ARRAY_ITEMS.fullmatch(before, opening + 1) is not None
+        and _ARRAY_ITEMS.fullmatch(text, end, closing) is not None
+    )
+
+
 def _is_identifier(raw: str, text: str, start: int) -> bool:
     if raw.isdigit():
         if start >= 2 and text[start - 1] == "," and text[start - 2].isdigit() and len(raw) == 3:
@@ -153,6 +169,8 @@ def _is_identifier(raw: str, text: str, start: int) -> bool:
         end = start + len(raw)
         if currency_before(text, start) is not None or unit_after(text, end) is not None:
             return False  # "$15000", "25000 km": an amount
+        if _in_array(text, start, end):
+            return False  # "[-50000, 10000, 15000]": numbers of an array
         return len(raw) >= 5 or (raw.startswith("0") and len(raw) >= 3)
     if any(c.isalpha() for c in raw):
         with_suffix = _NUMBER_WITH_SUFFIX.fullmatch(raw)
