@@ -29,6 +29,9 @@ class DateHit:
     value: str  # ISO: "YYYY-MM-DD", "HH:MM", "YYYY-MM-DDTHH:MM"
     start: int
     end: int
+    # A time written without am/pm whose hour could be either ("7:30"), or a pm time ("5pm").
+    open_hour: bool = False
+    pm: bool = False
 
 
 _MONTH = (
@@ -323,6 +326,7 @@ def _find_times(text: str) -> list[DateHit]:
     for match in _TIME.finditer(text):
         hour: int
         minute = 0
+        open_hour = False
         if match.group("h12"):
             hour = int(match.group("h12")) % 12
             minute = int(match.group("m12") or 0)
@@ -332,6 +336,7 @@ def _find_times(text: str) -> list[DateHit]:
             hour = int(match.group("h24"))
             minute = int(match.group("m24"))
             ampm = match.group("ampm2")
+            open_hour = ampm is None and 1 <= hour <= 11
             if ampm and ampm.lower().startswith("p") and hour < 12:
                 hour += 12
             elif ampm and hour == 12:
@@ -341,7 +346,16 @@ def _find_times(text: str) -> list[DateHit]:
         else:
             raw = match.group("oclock").lower()
             hour = int(raw) if raw.isdigit() else _SMALL_NUMBERS[raw]
-        hits.append(DateHit("time", f"{hour:02d}:{minute:02d}", match.start(), match.end()))
+        hits.append(
+            DateHit(
+                "time",
+                f"{hour:02d}:{minute:02d}",
+                match.start(),
+                match.end(),
+                open_hour,
+                pm=hour >= 12 and not open_hour,
+            )  # fmt: skip
+        )
     for match in _CHINESE_TIME.finditer(text):
         hour_value = _cn_int(match.group("h"))
         if hour_value is None or hour_value > 24:
@@ -353,9 +367,34 @@ def _find_times(text: str) -> list[DateHit]:
             hits.append(
                 DateHit("time", f"{hour_value % 24:02d}:{minute:02d}", match.start(), match.end())
             )
+    return _close_ranges(text, hits)
+
+
+_TIME_RANGE_GLUE = re.compile(r"\s*(?:-|–|to|until|till)\s*", re.IGNORECASE)
+
+
+def _close_ranges(text: str, hits: list[DateHit]) -> list[DateHit]:
+    """In a range like "3:00-4:30pm" the open first hour takes the pm of the second."""
+    hits = sorted(hits, key=lambda h: h.start)
+    for index in range(len(hits) - 1):
+        first, second = hits[index], hits[index + 1]
+        first_hour, second_hour = int(first.value[:2]), int(second.value[:2])
+        if (
+            first.open_hour
+            and second.pm
+            and first_hour + 12 <= second_hour
+            and _TIME_RANGE_GLUE.fullmatch(text, first.end, second.start)
+        ):
+            hits[index] = _afternoon(first)
     return hits
 
 
+def _afternoon(hit: DateHit) -> DateHit:
+    hour = int(hit.value[:2]) + 12
+    return DateHit("time", f"{hour:02d}{hit.value[2:]}", hit.start, hit.end, pm=True)
+
+
+_EVENING_WORDS = frozenset({"tonight", "今晚", "明晚"})
 _DATE_TIME_GLUE = re.compile(r"^(?:\s*,?\s*(?:at|@|on|by|around)?\s*|\s*的?\s*|T)$", re.IGNORECASE)
 
 
@@ -373,6 +412,8 @@ def _pair_dates_and_times(text: str, hits: list[DateHit]) -> list[DateHit]:
             and _DATE_TIME_GLUE.match(text[hit.end : following.start])
         ):
             day, clock = (hit, following) if hit.kind == "date" else (following, hit)
+            if clock.open_hour and text[day.start : day.end].lower() in _EVENING_WORDS:
+                clock = _afternoon(clock)  # "7:30 tonight" is 19:30
             out.append(DateHit("datetime", f"{day.value}T{clock.value}", hit.start, following.end))
             index += 2
             continue

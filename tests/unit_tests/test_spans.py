@@ -159,6 +159,10 @@ CASES: list[tuple[str, list[Expected]]] = [
     ("released March 3rd 2024", [("date", "March 3rd 2024", "2024-03-03")]),
     ("log in at 2024-03-03T09:15", [("datetime", "2024-03-03T09:15", "2024-03-03T09:15")]),
     ("lunch at noon", [("time", "noon", "12:00")]),
+    ("open from 9am to 5pm", [("time", "9am", "09:00"), ("time", "5pm", "17:00")]),
+    ("a call 3:00-4:30pm", [("time", "3:00", "15:00"), ("time", "4:30pm", "16:30")]),
+    ("a table at 7:30 tonight", [("datetime", "7:30 tonight", "2026-11-24T19:30")]),
+    ("from 11:00 to 1pm", [("time", "11:00", "11:00"), ("time", "1pm", "13:00")]),
     # --- key/value pairs, booleans, JSON ---------------------------------------------------
     ("call the api with limit=10 and verbose=true",
      [("keyvalue", "limit=10", 10), ("keyvalue", "verbose=true", True)]),
