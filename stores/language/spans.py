@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from stores.language.keywords import STOPWORDS
-from stores.language.spans_dates import find_dates
+from stores.language.spans_dates import find_dates, stated_today
 from stores.language.spans_numbers import (
     currency_before,
     find_chinese_numbers,
@@ -94,14 +94,15 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     Args:
         text: A request, in English, Chinese or both.
         now: The moment relative dates ("tomorrow", "next Monday", "in 3 days") count from;
-            the current local time when None.
+            the current local time when None. A request that says which day is today
+            ("Today is Friday 2023-09-29", "今天是2024年3月5日") counts from that day.
 
     Returns:
         The spans; a list's items live in its ``items``, a pair's value in the pair's.
     """
     if not isinstance(text, str) or not text.strip():
         return []
-    moment = now or datetime.now()
+    moment = stated_today(text) or now or datetime.now()
     strong = _resolve(
         text,
         [

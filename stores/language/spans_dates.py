@@ -84,6 +84,8 @@ _TIME = re.compile(
       (?P<h12>1[0-2]|0?[1-9])(?::(?P<m12>[0-5]\d))?\s?(?P<ampm>[ap]\.?m\.?)(?![\w])
     | (?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?::[0-5]\d)?(?![\d:])
       (?:\s?(?P<ampm2>[ap]\.?m\.?)(?!\w))?
+    | (?P<hpart>1[0-2]|0?[1-9])(?::(?P<mpart>[0-5]\d))?\s+
+      (?:in\s+the\s+(?P<part>morning|afternoon|evening)|at\s+(?P<night>night))(?!\w)
     | (?P<word>noon|midnight)
     | (?P<oclock>1[0-2]|0?[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)
       \s?o'clock
@@ -96,6 +98,27 @@ _CHINESE_TIME = re.compile(
     rf"(?P<m>{_CN_NUM})分?)?"
 )
 _CN_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+
+
+_STATED_TODAY = re.compile(
+    r"\btoday(?:'s\s+date)?\s+is\s+(?:(?:monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday),?\s+)?|今天是\s*",
+    re.IGNORECASE,
+)
+
+
+def stated_today(text: str) -> datetime | None:
+    """The date a request says is today ("Today is Friday 2023-09-29"), if it says one."""
+    match = _STATED_TODAY.search(text)
+    if match is None:
+        return None
+    rest = text[match.end() : match.end() + 40]
+    for hit in _find_english_dates(rest, datetime(2000, 1, 1)) + _find_chinese_dates(
+        rest, datetime(2000, 1, 1)
+    ):
+        if hit.start == 0 and re.match(r"\d{4}", hit.value):
+            return datetime.fromisoformat(hit.value).replace(hour=12)
+    return None
 
 
 def find_dates(text: str, now: datetime) -> list[DateHit]:
@@ -212,7 +235,27 @@ def _find_english_dates(text: str, now: datetime) -> list[DateHit]:
                 yearless.add(match.start())
         if value is not None:
             hits.append(DateHit("date", value, match.start(), match.end()))
-    return _share_years(text, hits, yearless, now)
+    return _absorb_weekdays(text, _share_years(text, hits, yearless, now))
+
+
+_BARE_WEEKDAY = re.compile(rf"(?:on\s+)?{_WEEKDAY}", re.IGNORECASE)
+_WEEKDAY_GLUE = re.compile(r",?\s+(?:the\s+)?")
+
+
+def _absorb_weekdays(text: str, hits: list[DateHit]) -> list[DateHit]:
+    """A weekday right before a date names it ("Friday 2023-09-29", "Friday, March 3")."""
+    out: list[DateHit] = []
+    for hit in hits:
+        previous = out[-1] if out else None
+        if (
+            previous is not None
+            and _BARE_WEEKDAY.fullmatch(text, previous.start, previous.end)
+            and _WEEKDAY_GLUE.fullmatch(text, previous.end, hit.start)
+        ):
+            out[-1] = DateHit("date", hit.value, previous.start, hit.end)
+            continue
+        out.append(hit)
+    return out
 
 
 # "April 3rd to April 5th 2023": the first date takes the year written with the second.
@@ -341,6 +384,12 @@ def _find_times(text: str) -> list[DateHit]:
                 hour += 12
             elif ampm and hour == 12:
                 hour = 0
+        elif match.group("hpart"):
+            hour = int(match.group("hpart")) % 12
+            minute = int(match.group("mpart") or 0)
+            part = (match.group("part") or "").lower()
+            if part in {"afternoon", "evening"} or (match.group("night") and hour >= 6):
+                hour += 12
         elif match.group("word"):
             hour = 12 if match.group("word").lower() == "noon" else 0
         else:

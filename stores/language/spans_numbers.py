@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from stores.language.keywords import STOPWORDS
 from stores.language.vocabulary import _SCALES, _SMALL_NUMBERS, _TENS
 
 
@@ -188,6 +189,7 @@ def find_word_numbers(text: str) -> list[NumberHit]:
             if word == "one" and (
                 previous in _ONE_AS_PRONOUN_AFTER
                 or following in _ONE_AS_PRONOUN_BEFORE
+                or (following in STOPWORDS and following not in {"and", "more", "hundred"})
                 or not following
             ):
                 index += 1
