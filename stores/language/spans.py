@@ -4,13 +4,15 @@
 text, paths, URLs, e-mails, identifiers, ``key=value`` pairs, JSON literals, lists, proper
 names and booleans from a request (English, Chinese or mixed) and returns them ordered by
 start and non-overlapping; `context_words` gives the words around a span, for matching cue
-words ("quantity", "数量") against parameters. The schema-driven binder assigns spans to
-parameters; nothing here knows a domain.
+words ("quantity", "数量") against parameters; `written_number` gives a numeric span's number
+as written ("2 hours" → 2). The schema-driven binder assigns spans to parameters; nothing here
+knows a domain (units, currencies, month and number words are language).
 
 How overlaps are settled (stronger first): quoted text and JSON (the longer wins), URLs and
 e-mails, paths, dates/times, identifiers, numbers; then a number takes the currency, ``%`` or
 unit written next to it (money, percent, duration, a number with a unit); then names and
-booleans fill what is left. Values the user quoted stay ``quoted`` whatever they contain.
+booleans fill what is left. Values the user quoted stay ``quoted`` whatever they contain (a
+request wrapped in quotes as a whole is read inside).
 Adjacent values of one kind joined by ``,``/``and``/``or``/``、`` become a ``list`` whose
 ``items`` are the item spans; ``key=value``, ``key: value`` and ``key is value`` become a
 ``keyvalue`` whose ``items`` hold the value's own span (when the value is one).
@@ -28,6 +30,7 @@ from typing import Any
 from stores.language.keywords import STOPWORDS
 from stores.language.spans_dates import find_dates, stated_today
 from stores.language.spans_numbers import (
+    NumberHit,
     currency_before,
     find_chinese_numbers,
     find_compact_durations,
@@ -125,7 +128,7 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     return _pair_keys(text, spans)
 
 
-def _numbers(text: str) -> Iterable[Any]:
+def _numbers(text: str) -> Iterable[NumberHit]:
     yield from find_digit_numbers(text)
     yield from find_word_numbers(text)
     yield from find_chinese_numbers(text)

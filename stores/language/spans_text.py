@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import warnings
 from typing import Any
 
 from stores.language.keywords import STOPWORDS
@@ -256,7 +257,9 @@ def _load_literal(raw: str) -> Any:
     except ValueError:
         pass
     try:
-        return ast.literal_eval(raw)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "[1h30m]" would print a SyntaxWarning
+            return ast.literal_eval(raw)
     except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
         return None
 

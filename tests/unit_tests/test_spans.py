@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+import warnings
 from datetime import datetime
 from typing import Any
 
@@ -366,6 +367,13 @@ def test_context_words_segment_chinese() -> None:
 def test_now_defaults_to_the_current_time() -> None:
     (today,) = extract_spans("report for today")
     assert today.value == datetime.now().date().isoformat()
+
+
+def test_odd_brackets_print_no_warnings() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        extract_spans("use [1and 2] or {1in 2: 3}", now=NOW)
+    assert [str(w.message) for w in caught] == []
 
 
 def test_empty_and_non_text_give_no_spans() -> None:
