@@ -166,8 +166,12 @@ def _resolve(text: str, candidates: list[tuple[int, Candidate]], kept: list[Span
 
 
 _COMPASS = re.compile(r"\s?°?\s?([NSEW])(?![A-Za-z0-9])")
-_SCALE_AFTER = re.compile(r"[ \t]?(thousand|million|billion|k|m|bn)(?![A-Za-z])", re.IGNORECASE)
-_SCALE_VALUES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
+_SCALE_AFTER = re.compile(
+    r"[ \t]?(thousand|million|billion|k|m|b|bn)(?![A-Za-z])", re.IGNORECASE
+)
+_SCALE_VALUES = {
+    "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "b": 1e9, "bn": 1e9,
+}  # fmt: skip
 
 
 def _with_units(text: str, span: Span, others: _Occupied) -> Span:
@@ -188,8 +192,11 @@ def _with_units(text: str, span: Span, others: _Occupied) -> Span:
     scale = _SCALE_AFTER.match(text, end)
     if scale is not None and free(end, scale.end()) and not span.text.isalpha():
         word = scale.group(1).lower()
-        # "5m" is metres, "5 million" a scale: one-letter scales only right after a currency.
-        if len(word) > 2 or currency_before(text, start) is not None:
+        # "5m" is metres, "5 million" a scale: a one-letter scale counts right after a currency
+        # ("$5k") or as a capital M or B written against the number ("1.5M users"); a capital
+        # K is as often kelvin ("300K") as thousands, so it stays a plain number.
+        capital = scale.group(1) in {"M", "B"} and scale.start(1) == end
+        if len(word) > 2 or capital or currency_before(text, start) is not None:
             value = tidy(float(value) * _SCALE_VALUES[word])
             end = scale.end()
     currency = currency_before(text, start)

@@ -63,6 +63,9 @@ CASES: list[tuple[str, list[Expected]]] = [
     ("preheat the oven to 350°F", [("number", "350°F", 350, "fahrenheit")]),
     ("round 3.14159 to 2 decimal places", [("number", "3.14159", 3.14159), ("number", "2", 2)]),
     ("a hundred people", [("number", "a hundred", 100)]),
+    ("raise $5k from 1.5M users", [("money", "$5k", 5000.0, "USD"), ("number", "1.5M", 1_500_000)]),
+    ("run 5m of cable", [("number", "5m", 5, "m")]),
+    ("from 300K to 400K", [("number", "300", 300), ("number", "400", 400)]),
     ("user u_42 ordered 3 items", [("identifier", "u_42", "u_42"), ("number", "3 items", 3, "items")]),
     # --- money, percent, duration ----------------------------------------------------------
     ("apply a discount of 15% to the cart", [("percent", "15%", 15.0, "%")]),
