@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
         pipeline,
         retrieval,
         scale,
+        spans,
     )
 
     runners: dict[str, Callable[[list[str]], int]] = {
@@ -38,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         "model_ceiling": model_ceiling.main,
         "scale": scale.main,
         "hnsw": hnsw.main,
+        "spans": spans.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])
