@@ -28,6 +28,7 @@ from nodes.planning.binding import (
 from nodes.planning.draft import PlanDraft, PlanRequest
 from nodes.planning.eligibility import nothing_understood, score_candidates
 from nodes.planning.navigator import Navigator, keep_said_order
+from nodes.planning.schema_binder import Binding, bind_schema
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
@@ -85,6 +86,7 @@ class RulePlanner:
         self.lexicon = lexicon
         self.context = context
         self.navigator = Navigator(catalog, graph, lexicon, context.environments)
+        self._bindings: dict[tuple[str, str], Binding] = {}
 
     def draft(self, state: ZState) -> PlanDraft:
         """Decide every sub-intent in order and return the plan."""
@@ -140,7 +142,8 @@ class RulePlanner:
             draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
             return False
         keep_said_order(choice.calls[-1], draft.calls)
-        draft.add_calls(sub["id"], choice.calls)
+        calls = [*choice.calls[:-1], *self._repeated_cores(sub, choice.calls[-1])]
+        draft.add_calls(sub["id"], calls)
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
 
@@ -179,6 +182,30 @@ class RulePlanner:
                 best = (key, BoundChoice(candidate.spec, total, calls, missing))
         return None if best is None else best[1]
 
+    def _repeated_cores(self, sub: SubIntent, core: PlannedCall) -> list[PlannedCall]:
+        """One core call per argument set the request gives ("in Paris and in Rome")."""
+        binding = self._bindings.get((sub["text"], core["tool_id"]))
+        if binding is None or len(binding.sets) < 2:
+            return [core]
+        varying = {
+            param
+            for param, source in core["args"].items()
+            if source.get("origin") == f"span:{param}"
+            and len({repr(s.get(param)) for s in binding.sets}) > 1
+        }
+        if not varying:
+            return [core]
+        cores: list[PlannedCall] = []
+        for number, values in enumerate(binding.sets):
+            args = dict(core["args"])
+            for param in varying:
+                args[param] = {"value": values[param], "origin": f"span:{param}"}
+            call_id = core["call_id"] if number == 0 else f"{core['call_id']}{number + 1}"
+            repeated = PlannedCall(**core)
+            repeated["call_id"], repeated["args"] = call_id, args
+            cores.append(repeated)
+        return cores
+
     # ---------------------------------------------------------------- binding
     def _bind_call(
         self, draft: PlanDraft, sub: SubIntent, spec: ToolSpec
@@ -193,8 +220,9 @@ class RulePlanner:
         properties = schema_properties(spec)
         args: dict[str, ArgSource] = {}
         missing: list[str] = []
+        spans = self._schema_binding(sub["text"], spec)
         for param in required_params(spec):
-            source = self._bind_param(draft, sub, spec, param, required=True)
+            source = self._bind_param(draft, sub, spec, param, required=True, spans=spans)
             if source is None:
                 missing.append(param)
             else:
@@ -202,10 +230,18 @@ class RulePlanner:
         for param in properties:
             if param in args or param == IDEMPOTENCY_PARAM or param in missing:
                 continue
-            source = self._bind_param(draft, sub, spec, param, required=False)
+            source = self._bind_param(draft, sub, spec, param, required=False, spans=spans)
             if source is not None:
                 args[param] = source
         self._bind_leftover_number(sub, spec, args)
+        request_text = str(intent.get("request") or "")
+        if missing and request_text and request_text.strip() != sub["text"].strip():
+            # A value said in another clause of the request ("... at 20 m/s and then
+            # accelerates at 10 m/s^2"): the whole request is read for what is still missing.
+            whole = self._schema_binding(request_text, spec)
+            for param in missing:
+                if param in whole.sets[0] and param not in args:
+                    args[param] = {"value": whole.sets[0][param], "origin": f"span:{param}"}
         for param in missing:
             # A value said elsewhere in the request ("... for account 123456, then ...").
             found, value, key = find_named_value(
@@ -232,8 +268,21 @@ class RulePlanner:
         }
         return [*auxiliary, core], missing
 
+    def _schema_binding(self, text: str, spec: ToolSpec) -> Binding:
+        """The schema binder's reading of a text for a tool (cached per text and tool)."""
+        key = (text, spec.id)
+        if key not in self._bindings:
+            self._bindings[key] = bind_schema(text, spec.input_schema)
+        return self._bindings[key]
+
     def _bind_param(
-        self, draft: PlanDraft, sub: SubIntent, spec: ToolSpec, param: str, required: bool
+        self,
+        draft: PlanDraft,
+        sub: SubIntent,
+        spec: ToolSpec,
+        param: str,
+        required: bool,
+        spans: Binding | None = None,
     ) -> ArgSource | None:
         """Where one argument's value comes from, in order of trust; None when from nowhere."""
         schema = schema_properties(spec).get(param, {})
@@ -259,7 +308,10 @@ class RulePlanner:
             mentioned = enum_mentioned(sub["text"], schema)
             if mentioned is not None:
                 return {"value": mentioned, "origin": "text"}
-        return self.navigator.from_earlier_call(draft, sub, spec, param, required)
+        earlier = self.navigator.from_earlier_call(draft, sub, spec, param, required)
+        if earlier is not None or spans is None or param not in spans.sets[0]:
+            return earlier
+        return {"value": spans.sets[0][param], "origin": f"span:{param}"}
 
     def _bind_leftover_number(
         self, sub: SubIntent, spec: ToolSpec, args: dict[str, ArgSource]
@@ -332,7 +384,10 @@ def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
     for call in calls:
         for source in call["args"].values():
             origin = source.get("origin", "")
-            if origin.startswith(("entity:", "request:")) or origin in {"text", "clarification"}:
+            if origin.startswith(("entity:", "request:", "span:")) or origin in {
+                "text",
+                "clarification",
+            }:
                 key = origin.split(":", 1)[-1]
                 (direct if call["role"] == "core" else through).add(key)
     return direct, through

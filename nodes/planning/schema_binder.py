@@ -1,0 +1,515 @@
+"""Binding by schema: typed spans of a request assigned jointly to a tool's parameters.
+
+Each parameter is described by its schema alone: the words of its name, its type, enum (or the
+values its description lists as allowed), description and default. Each typed span of the
+request (:mod:`nodes.planning.request_spans`) scores against each parameter by type fit and by
+the cue words beside it (the parameter's name and description words, lemmatised, fuzzy with
+rapidfuzz, the span's unit included); spans go to parameters by a joint greedy assignment
+(best pair first, ties broken by the order the schema and the request share). A parameter that
+wants an array gets every item of a list span; a list span, or repeated values of one
+parameter, filling a scalar parameter make one argument set per item (parallel calls).
+Optional parameters are filled only on strong evidence (a cue word beside the value, a
+``key=value``, an allowed value named); their defaults are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from nodes.planning.request_spans import Span, context_words, extract_spans
+from stores.language.identifiers import is_identifier_name, singular, split_words
+from stores.language.keywords import STOPWORDS, lemmatize
+
+# A cue word next to a value ("base of 10") counts this much, the nearest most.
+NAME_CUE = 1.0
+DESCRIPTION_CUE = 0.45
+UNIT_CUE = 0.6
+# Below this a cue is no evidence for an optional parameter.
+STRONG_CUE = 0.7
+FUZZY_WORD = 88
+# Words too common in parameter descriptions to say anything about a value.
+_WEAK = frozenset(
+    """the a an of to in for is be it this that which value given specified default type
+    float integer int string number list array object optional required parameter name
+    whether if use used format e g ie etc by on at with from as and or not its their""".split()
+)
+_ALLOWED = re.compile(r"['\"]([^'\"]{1,40})['\"]")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter as the binder reads its schema."""
+
+    name: str
+    schema: Mapping[str, Any]
+    required: bool
+    position: int
+    kind: str
+    item_kind: str
+    enum: tuple[Any, ...]
+    allowed: tuple[str, ...]
+    name_words: frozenset[str]
+    description_words: frozenset[str]
+    identifier: bool = False
+
+
+@dataclass
+class Binding:
+    """The arguments a request gives a tool.
+
+    Attributes:
+        sets: One argument set per call (parallel calls when several); literal values.
+        missing: Required parameters no span fills.
+        evidence: Per parameter, the score of the value bound to it.
+    """
+
+    sets: list[dict[str, Any]] = field(default_factory=lambda: [{}])
+    missing: list[str] = field(default_factory=list)
+    evidence: dict[str, float] = field(default_factory=dict)
+
+
+def _kind_of(schema: Mapping[str, Any]) -> str:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    if kind is None:
+        for option in schema.get("anyOf") or schema.get("oneOf") or []:
+            if isinstance(option, Mapping) and option.get("type") not in (None, "null"):
+                return _kind_of(option)
+        return "any"
+    return str(kind)
+
+
+def content_words(text: str) -> set[str]:
+    """Lemmatised, singular content words of a text (names split into words)."""
+    words: set[str] = set()
+    for raw in re.findall(r"[A-Za-z][A-Za-z0-9_]*", text):
+        for word in split_words(raw):
+            if len(word) < 2 or word in STOPWORDS or word in _WEAK or word.isdigit():
+                continue
+            words.add(lemmatize(singular(word)))
+    return words
+
+
+def describe_params(schema: Mapping[str, Any]) -> list[Param]:
+    """The parameters of a JSON Schema object, as the binder reads them."""
+    properties = schema.get("properties") or {}
+    required = set(schema.get("required") or [])
+    params = []
+    for position, (name, prop) in enumerate(properties.items()):
+        prop = prop if isinstance(prop, Mapping) else {}
+        kind = _kind_of(prop)
+        items = prop.get("items") if isinstance(prop.get("items"), Mapping) else {}
+        description = str(prop.get("description") or "")
+        enum = tuple(prop.get("enum") or ())
+        allowed: tuple[str, ...] = ()
+        if (
+            not enum
+            and kind == "string"
+            and re.search(
+                r"allowed|one of|options|possible|choose|e\.g|such as|either", description, re.I
+            )
+        ):
+            allowed = tuple(dict.fromkeys(m.strip() for m in _ALLOWED.findall(description)))
+        params.append(
+            Param(
+                name=name,
+                schema=prop,
+                required=name in required,
+                position=position,
+                kind=kind,
+                item_kind=_kind_of(items) if items else "any",
+                enum=enum,
+                allowed=allowed,
+                name_words=frozenset(content_words(name.replace(".", " "))),
+                description_words=frozenset(content_words(description)),
+                identifier=is_identifier_name(name),
+            )
+        )
+    return params
+
+
+# ------------------------------------------------------------------------------ scores
+def type_fit(span: Span, param: Param) -> float:
+    """How well a span's kind fits the parameter's type (0 = not at all)."""
+    kind = param.item_kind if param.kind == "array" else param.kind
+    value = span.value
+    numeric = span.kind in {"number", "money", "percent"}
+    if kind == "integer":
+        if numeric and isinstance(value, int | float) and float(value).is_integer():
+            return 1.0
+        if span.kind == "keyvalue" and isinstance(value, int) and not isinstance(value, bool):
+            return 1.0
+        return 0.0
+    if kind == "number":
+        if numeric or (
+            span.kind == "keyvalue"
+            and isinstance(value, int | float)
+            and not isinstance(value, bool)
+        ):
+            return 1.0
+        return 0.0
+    if kind == "boolean":
+        return 1.0 if span.kind == "boolean" or isinstance(value, bool) else 0.0
+    if kind == "string":
+        if span.kind in {
+            "name",
+            "quoted",
+            "date",
+            "time",
+            "datetime",
+            "url",
+            "email",
+            "path",
+            "identifier",
+            "phrase",
+        }:
+            return 1.0
+        if span.kind == "keyvalue":
+            return 0.9
+        if span.kind == "number":
+            return 0.35
+        return 0.15
+    if kind == "object":
+        return 1.0 if span.kind == "json" and isinstance(value, dict) else 0.0
+    if kind == "any":
+        return 0.6
+    return 0.0
+
+
+def _word_match(word: str, targets: Iterable[str]) -> bool:
+    for target in targets:
+        if word == target:
+            return True
+        if len(word) > 3 and len(target) > 3 and fuzz.ratio(word, target) >= FUZZY_WORD:
+            return True
+        if (
+            len(word) >= 4
+            and len(target) >= 4
+            and (word.startswith(target) or target.startswith(word))
+        ):
+            return True
+    return False
+
+
+def cue_score(text: str, span: Span, param: Param) -> float:
+    """Evidence from the words beside a span that it is this parameter's value."""
+    before, after = context_words(text, span, window=4)
+    score = 0.0
+    for distance, raw in enumerate(reversed(before)):
+        word = lemmatize(singular(raw))
+        if word in STOPWORDS or word in _WEAK or len(word) < 2:
+            continue
+        decay = 1.0 / (1 + 0.35 * distance)
+        if _word_match(word, param.name_words):
+            score = max(score, NAME_CUE * decay)
+        elif _word_match(word, param.description_words):
+            score = max(score, DESCRIPTION_CUE * decay)
+    for distance, raw in enumerate(after[:2]):
+        word = lemmatize(singular(raw))
+        if word in STOPWORDS or word in _WEAK or len(word) < 2:
+            continue
+        decay = 0.8 / (1 + 0.5 * distance)
+        if _word_match(word, param.name_words):
+            score = max(score, NAME_CUE * decay)
+        elif _word_match(word, param.description_words):
+            score = max(score, DESCRIPTION_CUE * decay)
+    if span.unit:
+        unit = lemmatize(singular(span.unit.lower()))
+        if _word_match(unit, param.name_words | param.description_words):
+            score = max(score, UNIT_CUE) + 0.2
+    if span.kind == "keyvalue" and span.key:
+        key_words = content_words(span.key) or {span.key.lower()}
+        if span.key == param.name or span.key.lower() == param.name.lower():
+            score = max(score, 3.0)
+        elif key_words and all(_word_match(w, param.name_words) for w in key_words):
+            score = max(score, 2.0)
+        else:
+            score -= 1.0
+    return score
+
+
+def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
+    """The enum (or allowed) value the text names, typo-tolerant, and where it starts."""
+    options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
+    lowered = text.lower()
+    best: tuple[float, Any, int] | None = None
+    candidate: tuple[float, Any, int] | None
+    for option in options:
+        spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
+        found = re.search(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered)
+        if found:
+            candidate = (100.0 + len(spoken), option, found.start())
+        else:
+            if len(spoken) < 5:
+                continue
+            words = re.findall(r"[a-z0-9]+", lowered)
+            width = len(spoken.split())
+            candidate = None
+            for index in range(len(words) - width + 1):
+                window = " ".join(words[index : index + width])
+                ratio = fuzz.ratio(window, spoken)
+                if ratio >= 88 and (candidate is None or ratio > candidate[0]):
+                    candidate = (ratio, option, lowered.find(window))
+            if candidate is None:
+                continue
+        if best is None or candidate[0] > best[0]:
+            best = candidate
+    return None if best is None else (best[1], best[2])
+
+
+def _phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | None:
+    """A lower-case value right after the parameter's name ("resistivity of copper")."""
+    if param.kind != "string" or not param.name_words:
+        return None
+    words = list(re.finditer(r"[A-Za-z][\w'\-]*", text))
+    for index, word in enumerate(words):
+        lemma = lemmatize(singular(word.group().lower()))
+        if not _word_match(lemma, param.name_words):
+            continue
+        stop = index + 1
+        while stop < len(words) and words[stop].group().lower() in {
+            "of",
+            "is",
+            "as",
+            "called",
+            "named",
+            "to",
+            "be",
+            "for",
+            "in",
+            "the",
+            "a",
+            "an",
+            "at",
+        }:
+            stop += 1
+        if (
+            stop >= len(words)
+            or stop == index + 1
+            and text[word.end() : words[stop].start()].strip() not in {":", "="}
+        ):
+            continue
+        value_words: list[re.Match[str]] = []
+        position = stop
+        while position < len(words) and len(value_words) < 3:
+            candidate = words[position].group()
+            if candidate.lower() in STOPWORDS or candidate.lower() in _WEAK:
+                break
+            if value_words and text[words[position - 1].end() : words[position].start()].strip():
+                break
+            value_words.append(words[position])
+            position += 1
+        if not value_words:
+            continue
+        start, end = value_words[0].start(), value_words[-1].end()
+        if any(not (end <= s.start or start >= s.end) for s in taken):
+            continue
+        return Span("phrase", text[start:end], text[start:end], start, end)
+    return None
+
+
+# ------------------------------------------------------------------------------ binding
+def coerce(value: Any, param: Param) -> Any:
+    """A span's value in the parameter's JSON type."""
+    kind = param.item_kind if param.kind == "array" else param.kind
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if kind == "string" and not isinstance(value, str):
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return str(value)
+    return value
+
+
+def bind_schema(
+    text: str,
+    schema: Mapping[str, Any],
+    *,
+    bound: Iterable[str] = (),
+    spans: Sequence[Span] | None = None,
+) -> Binding:
+    """Bind the parameters of ``schema`` from ``text`` (those in ``bound`` are skipped)."""
+    params = [p for p in describe_params(schema) if p.name not in set(bound)]
+    found = list(spans) if spans is not None else extract_spans(text)
+    atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
+    for group, span in enumerate(found):
+        if span.kind == "list":
+            atoms.extend((item, group) for item in span.items)
+        else:
+            atoms.append((span, -1))
+    values: dict[str, list[Any]] = {}
+    evidence: dict[str, float] = {}
+    used: set[int] = set()
+    # Enum / allowed values named in the text bind first: the strongest evidence there is.
+    for param in params:
+        if param.enum or param.allowed:
+            named = enum_value(text, param)
+            if named is not None:
+                values[param.name] = [named[0]]
+                evidence[param.name] = 2.0
+                for index, (span, _) in enumerate(atoms):
+                    if span.start <= named[1] < span.end:
+                        used.add(index)
+    # Arrays take a whole list span (or a json list).
+    for param in params:
+        if param.name in values or param.kind != "array":
+            continue
+        best_group: tuple[float, list[int]] | None = None
+        for group, span in enumerate(found):
+            if span.kind == "json" and isinstance(span.value, list):
+                members = [i for i, (s, _) in enumerate(atoms) if s is span]
+            elif span.kind == "list":
+                members = [i for i, (_, g) in enumerate(atoms) if g == group]
+            else:
+                continue
+            if any(i in used for i in members):
+                continue
+            fit = min(type_fit(atoms[i][0], param) if span.kind == "list" else 1.0 for i in members)
+            if fit <= 0.3:
+                continue
+            score = fit + cue_score(text, span, param)
+            if best_group is None or score > best_group[0]:
+                best_group = (score, members)
+        if best_group is not None:
+            members = best_group[1]
+            first = atoms[members[0]][0]
+            if first.kind == "json":
+                values[param.name] = [list(first.value)]
+            else:
+                values[param.name] = [[coerce(atoms[i][0].value, param) for i in members]]
+            evidence[param.name] = best_group[0]
+            used.update(members)
+    # A list whose items fill a numbered series of parameters (side1, side2, side3) in order.
+    for group, span in enumerate(found):
+        if span.kind != "list":
+            continue
+        members = [i for i, (_, g) in enumerate(atoms) if g == group and i not in used]
+        series = _numbered_series(
+            [p for p in params if p.name not in values and p.kind != "array"], len(members)
+        )
+        if series and all(
+            type_fit(atoms[i][0], p) >= 1.0 for i, p in zip(members, series, strict=True)
+        ):
+            for index, param in zip(members, series, strict=True):
+                values[param.name] = [coerce(atoms[index][0].value, param)]
+                evidence[param.name] = 1.0
+                used.add(index)
+    # Joint greedy assignment of the remaining atoms to scalar parameters.
+    free_params = [p for p in params if p.name not in values]
+    pairs: list[tuple[float, int, Param, float]] = []
+    for index, (span, _) in enumerate(atoms):
+        if index in used:
+            continue
+        for rank, param in enumerate(free_params):
+            fit = type_fit(span, param)
+            if fit <= 0.0 or (param.enum and span.kind != "keyvalue"):
+                continue
+            cue = cue_score(text, span, param)
+            if cue < -0.5 or (param.identifier and cue < STRONG_CUE):
+                # An identifier is never a bare value's guess: "account 123456" is no user id.
+                continue
+            order = -0.02 * abs(index - rank)
+            score = fit + cue + (0.3 if param.required else 0.0) + order
+            pairs.append((score, index, param, cue))
+    pairs.sort(key=lambda item: -item[0])
+    assigned: dict[str, int] = {}
+    cue_of: dict[str, float] = {}
+    for score, index, param, cue in pairs:
+        if index in used or param.name in assigned:
+            continue
+        if not param.required and cue < STRONG_CUE:
+            continue
+        if param.kind == "array":
+            values[param.name] = [[coerce(atoms[index][0].value, param)]]
+        else:
+            values[param.name] = [coerce(atoms[index][0].value, param)]
+        assigned[param.name] = index
+        cue_of[param.name] = cue
+        evidence[param.name] = score
+        used.add(index)
+    # A string parameter still empty may take the words right after its name.
+    for param in free_params:
+        if param.name in values:
+            continue
+        taken = [atoms[i][0] for i in used]
+        phrase = _phrase_after_cue(text, param, taken)
+        if phrase is not None:
+            values[param.name] = [phrase.value]
+            evidence[param.name] = 1.0
+    _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
+    missing = [p.name for p in params if p.required and p.name not in values]
+    return Binding(sets=_argument_sets(values), missing=missing, evidence=evidence)
+
+
+def _numbered_series(params: Sequence[Param], size: int) -> list[Param]:
+    """``size`` parameters whose names differ only by a number (``side1``, ``side2``)."""
+    if size < 2:
+        return []
+    stems: dict[str, list[Param]] = {}
+    for param in params:
+        match = re.fullmatch(r"(.*?)[_\-]?(\d+)", param.name)
+        if match:
+            stems.setdefault(match.group(1).lower(), []).append(param)
+    for series in stems.values():
+        if len(series) == size:
+            return sorted(series, key=lambda p: int(re.sub(r"\D", "", p.name) or 0))
+    return []
+
+
+def _extend_repeats(
+    text: str,
+    atoms: Sequence[tuple[Span, int]],
+    used: set[int],
+    assigned: Mapping[str, int],
+    cue_of: Mapping[str, float],
+    values: dict[str, list[Any]],
+    params: Sequence[Param],
+) -> None:
+    """More values for a scalar parameter: the rest of its list, or a repeat of its cue."""
+    by_name = {p.name: p for p in params}
+    for name, index in assigned.items():
+        param = by_name[name]
+        if param.kind == "array":
+            continue
+        span, group = atoms[index]
+        for other, (candidate, other_group) in enumerate(atoms):
+            if other in used or other < index:
+                continue
+            same_list = group >= 0 and other_group == group
+            if not same_list:
+                if type_fit(candidate, param) < 1.0 or candidate.kind != span.kind:
+                    continue
+                cue = cue_score(text, candidate, param)
+                if cue < max(0.4, cue_of[name] - 0.3):
+                    continue
+                better = any(
+                    cue_score(text, candidate, p) > cue
+                    for p in params
+                    if p.name != name and type_fit(candidate, p) > 0
+                )
+                if better:
+                    continue
+            values[name].append(coerce(candidate.value, param))
+            used.add(other)
+
+
+def _argument_sets(values: Mapping[str, list[Any]]) -> list[dict[str, Any]]:
+    """Zip several values per parameter into argument sets (a single value is shared)."""
+    if not values:
+        return [{}]
+    counts = {len(v) for v in values.values()}
+    width = max(counts)
+    if width == 1 or not counts <= {1, width}:
+        return [{name: v[0] for name, v in values.items()}]
+    return [
+        {name: (v[i] if len(v) == width else v[0]) for name, v in values.items()}
+        for i in range(width)
+    ]
