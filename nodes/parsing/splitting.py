@@ -73,6 +73,16 @@ def _restore_quotes(text: str, quotes: Sequence[str]) -> str:
     return re.sub(r"\x01(\d+)\x02", lambda m: quotes[int(m.group(1))], text)
 
 
+def _unwrap(text: str) -> str:
+    """A request wrapped whole in double quotes is the request, not a quoted value."""
+    stripped = text.strip()
+    if len(stripped) > 2 and stripped[0] in "\"“" and stripped[-1] in "\"”":
+        inner = stripped[1:-1]
+        if not any(mark in inner for mark in "\"“”"):
+            return inner
+    return text
+
+
 def _split_sentences(text: str) -> list[str]:
     pieces: list[str] = []
     start = 0
@@ -119,7 +129,7 @@ class ClauseSplitter:
         Returns:
             The clauses; "after"/"before" clauses are reordered so prerequisites come first.
         """
-        protected, quotes = _protect_quotes(text)
+        protected, quotes = _protect_quotes(_unwrap(text))
         clauses: list[str] = []
         for line in _LINE_BREAKS.split(protected):
             for sentence in _split_sentences(line or ""):

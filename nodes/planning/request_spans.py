@@ -99,7 +99,8 @@ _NUMBER = re.compile(
     r"(?<![\w.])[-−]?\d+(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.])[-−]?\d*\.?\d+(?:[eE][-+]?\d+)?"
     r"(?:\s*[x×*]\s*10\^[-+]?\d+|\^[-+]?\d+)?"
 )
-_UNIT_ATTACHED = re.compile(r"[A-Za-z°µΩ/²³^\d]*[A-Za-z°µΩ²³]")
+_UNIT_ATTACHED = re.compile(r"[A-Za-z°µΩ/²³^\d]*[A-Za-z°µΩ²³](?:\^\d+)?")
+_UNIT_FOLLOWING = re.compile(r"\s+([A-Za-z°µΩ/²³]+(?:\^\d+)?(?:/[A-Za-z²³^\d]+)?)")
 _WORD = re.compile(r"[A-Za-z][\w'’\-.]*[\w]|[A-Za-z]|\d[\w.\-]*")
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
@@ -267,12 +268,17 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         except (ValueError, OverflowError):
             continue
         end = match.end()
+        scale = re.match(r"\s*(hundred|thousand|million|billion|trillion)\b", text[end:], re.I)
+        if scale:
+            value = value * {"hundred": 100, "thousand": 1000, "million": 10**6,
+                             "billion": 10**9, "trillion": 10**12}[scale.group(1).lower()]
+            end += scale.end()
         unit = None
         attached = _UNIT_ATTACHED.match(text, end)
         if attached and attached.group() and not text[end : end + 1].isspace():
             unit, end = attached.group(), attached.end()
         else:
-            following = re.match(r"\s+([A-Za-z°µΩ/²³^]+(?:/[A-Za-z²³^\d]+)?)", text[end:])
+            following = re.match(_UNIT_FOLLOWING, text[end:])
             if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS:
                 unit, end = following.group(1), end + following.end()
         _add(
@@ -379,6 +385,8 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
             index += 1
             continue
         start, end = word.start(), words[stop - 1].end()
+        if text[end - 2 : end].lower() in {"'s", "’s"}:
+            end -= 2  # "Ronaldo's matches": the name is Ronaldo
         surface = text[start:end]
         _add(spans, taken, Span("name", surface, surface, start, end))
         index = stop

@@ -93,16 +93,45 @@ class RulePlanner:
         return self.plan(PlanRequest.from_state(state))
 
     def plan(self, request: PlanRequest) -> PlanDraft:
-        """Decide every sub-intent of the request in order; a question stops the plan."""
+        """Decide every sub-intent of the request in order; a question stops the plan.
+
+        In a request of several clauses, a clause that misses a value ("Can you calculate
+        the force in both scenarios?") waits until the others are decided: when another
+        clause calls the same tool with its values, the clause is covered by that call and
+        nobody is asked. Otherwise the plan is made again clause by clause, asking.
+        """
+        subs = request.intent["sub_intents"]
+        if len(subs) > 1:
+            draft = PlanDraft(request)
+            waiting: list[tuple[SubIntent, str]] = []
+            for sub in subs:
+                self._decide(draft, sub, waiting=waiting)
+            if waiting and draft.question is None:
+                called = {c["tool_id"] for c in draft.calls if c["role"] == "core"}
+                if all(tool in called for _, tool in waiting):
+                    for sub, tool in waiting:
+                        draft.decide(sub["id"], "covered", tool=tool)
+                    return draft
+            elif draft.question is None:
+                return draft
         draft = PlanDraft(request)
-        for sub in request.intent["sub_intents"]:
+        for sub in subs:
             if not self._decide(draft, sub):
                 break
         return draft
 
     # ---------------------------------------------------------------- decider
-    def _decide(self, draft: PlanDraft, sub: SubIntent) -> bool:
-        """Decide one sub-intent into the draft; False when a question stops the plan."""
+    def _decide(
+        self,
+        draft: PlanDraft,
+        sub: SubIntent,
+        waiting: list[tuple[SubIntent, str]] | None = None,
+    ) -> bool:
+        """Decide one sub-intent into the draft; False when a question stops the plan.
+
+        With ``waiting``, a clause that misses a value is put there (with its tool) instead
+        of asking.
+        """
         if sub["action"] == "direct_answer":
             draft.decide(sub["id"], "direct_answer")
             return True
@@ -127,6 +156,10 @@ class RulePlanner:
                 draft.decide(sub["id"], "gap", reason="no tool fits")
             return True
         spec = choice.spec
+        if choice.missing and waiting is not None:
+            waiting.append((sub, spec.id))
+            draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
+            return True
         if choice.missing:
             param = choice.missing[0]
             if f"{sub['id']}.{param}" in draft.request.clarifications:

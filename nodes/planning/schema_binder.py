@@ -263,6 +263,19 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     return None if best is None else (best[1], best[2])
 
 
+def enum_mentions(text: str, param: Param) -> list[Any]:
+    """Every enum (or allowed) value the text names word for word, in the order said."""
+    lowered = text.lower()
+    found: list[tuple[int, Any]] = []
+    for option in param.enum or param.allowed:
+        if not isinstance(option, str) or not option.strip():
+            continue
+        spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
+        for match in re.finditer(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered):
+            found.append((match.start(), option))
+    return [option for _, option in sorted(found)]
+
+
 def _phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | None:
     """A lower-case value right after the parameter's name ("resistivity of copper")."""
     if param.kind != "string" or not param.name_words:
@@ -315,6 +328,18 @@ def _phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | 
 
 
 # ------------------------------------------------------------------------------ binding
+def span_value(span: Span, param: Param) -> Any:
+    """A span's value for a parameter (a percentage is a fraction unless it says percent).
+
+    "5%" is 0.05 for "the annual interest rate", and 5 for "the yield as a percentage".
+    """
+    if span.kind == "percent" and param.kind == "number" and isinstance(span.value, int | float):
+        said = " ".join(param.description_words)
+        if "percent" not in said and "percentage" not in said:
+            return round(float(span.value) / 100, 10)
+    return coerce(span.value, param)
+
+
 def coerce(value: Any, param: Param) -> Any:
     """A span's value in the parameter's JSON type."""
     kind = param.item_kind if param.kind == "array" else param.kind
@@ -358,6 +383,14 @@ def bind_schema(
                 for index, (span, _) in enumerate(atoms):
                     if span.start <= named[1] < span.end:
                         used.add(index)
+                others = enum_mentions(text, param)
+                if param.kind != "array" and len(others) > 1 and named[0] in others:
+                    values[param.name] = others  # "gini ... and entropy": one call each
+        elif param.kind == "boolean":
+            flag = flag_value(text, param)
+            if flag is not None:
+                values[param.name] = [flag]
+                evidence[param.name] = 1.0
     # Arrays take a whole list span (or a json list).
     for param in params:
         if param.name in values or param.kind != "array":
@@ -399,7 +432,7 @@ def bind_schema(
             type_fit(atoms[i][0], p) >= 1.0 for i, p in zip(members, series, strict=True)
         ):
             for index, param in zip(members, series, strict=True):
-                values[param.name] = [coerce(atoms[index][0].value, param)]
+                values[param.name] = [span_value(atoms[index][0], param)]
                 evidence[param.name] = 1.0
                 used.add(index)
     # Joint greedy assignment of the remaining atoms to scalar parameters.
@@ -428,9 +461,9 @@ def bind_schema(
         if not param.required and cue < STRONG_CUE:
             continue
         if param.kind == "array":
-            values[param.name] = [[coerce(atoms[index][0].value, param)]]
+            values[param.name] = [[span_value(atoms[index][0], param)]]
         else:
-            values[param.name] = [coerce(atoms[index][0].value, param)]
+            values[param.name] = [span_value(atoms[index][0], param)]
         assigned[param.name] = index
         cue_of[param.name] = cue
         evidence[param.name] = score
@@ -473,32 +506,79 @@ def _extend_repeats(
     values: dict[str, list[Any]],
     params: Sequence[Param],
 ) -> None:
-    """More values for a scalar parameter: the rest of its list, or a repeat of its cue."""
+    """More values for scalar parameters: the rest of a list, or a repeated pattern.
+
+    "in Paris and Rome" gives the city a second value (the list); "6 feet tall and weighs
+    80 kg, also 5.6 feet and 60 kg" gives height and weight a second value each (the same
+    kinds of value again, each nearer its own parameter's cue than any other's). Repeats of a
+    pattern count only when every parameter that repeats repeats as often.
+    """
     by_name = {p.name: p for p in params}
+    listed: dict[str, list[int]] = {}
+    patterned: dict[str, list[int]] = {}
     for name, index in assigned.items():
         param = by_name[name]
         if param.kind == "array":
             continue
         span, group = atoms[index]
         for other, (candidate, other_group) in enumerate(atoms):
-            if other in used or other < index:
+            if other in used or other <= index:
                 continue
-            same_list = group >= 0 and other_group == group
-            if not same_list:
-                if type_fit(candidate, param) < 1.0 or candidate.kind != span.kind:
-                    continue
-                cue = cue_score(text, candidate, param)
-                if cue < max(0.4, cue_of[name] - 0.3):
-                    continue
-                better = any(
-                    cue_score(text, candidate, p) > cue
-                    for p in params
-                    if p.name != name and type_fit(candidate, p) > 0
-                )
-                if better:
-                    continue
-            values[name].append(coerce(candidate.value, param))
-            used.add(other)
+            if group >= 0 and other_group == group:
+                listed.setdefault(name, []).append(other)
+                continue
+            if candidate.kind != span.kind or type_fit(candidate, param) < 1.0:
+                continue
+            if span.unit and candidate.unit and span.unit.lower() != candidate.unit.lower():
+                continue
+            cue = cue_score(text, candidate, param)
+            rivals = [
+                cue_score(text, candidate, by_name[n])
+                for n, i in assigned.items()
+                if n != name and atoms[i][0].kind == candidate.kind
+            ]
+            if any(r > cue for r in rivals) or (not rivals and cue < max(0.4, cue_of[name] - 0.3)):
+                continue
+            patterned.setdefault(name, []).append(other)
+    for name, extra in listed.items():
+        values[name].extend(span_value(atoms[i][0], by_name[name]) for i in extra)
+        used.update(extra)
+    counts = {len(v) for n, v in patterned.items() if n not in listed}
+    if len(counts) != 1:
+        return
+    claimed = [i for n, v in patterned.items() if n not in listed for i in v]
+    if len(claimed) != len(set(claimed)):
+        return
+    for name, extra in patterned.items():
+        if name in listed:
+            continue
+        values[name].extend(span_value(atoms[i][0], by_name[name]) for i in extra)
+        used.update(extra)
+
+
+_NEGATIONS = frozenset({"no", "not", "without", "don't", "dont", "exclude", "excluding", "never"})
+# Words of a flag's name that only say it is a flag ("include_", "is_", "use_").
+_FLAG_WORDS = frozenset(
+    """include is use get show with enable enabled has should want return flag consider fetch
+    add apply need""".split()
+)
+
+
+def flag_value(text: str, param: Param) -> bool | None:
+    """A boolean flag the request turns on by naming it ("including human impact")."""
+    words = {w for w in param.name_words if w not in _FLAG_WORDS}
+    if not words:
+        return None
+    said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
+    positions = []
+    for word in words:
+        hits = [i for i, w in enumerate(said) if _word_match(w, {word})]
+        if not hits:
+            return None
+        positions.append(hits[0])
+    first = min(positions)
+    before = {w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)[max(0, first - 3) : first]}
+    return not (before & _NEGATIONS)
 
 
 def _argument_sets(values: Mapping[str, list[Any]]) -> list[dict[str, Any]]:
