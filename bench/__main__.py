@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
         model_ceiling,
         pipeline,
         retrieval,
+        spans,
     )
 
     runners: dict[str, Callable[[list[str]], int]] = {
@@ -34,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         "e2e": e2e.main,
         "bfcl": bfcl.main,
         "model_ceiling": model_ceiling.main,
+        "spans": spans.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])

@@ -1,0 +1,27 @@
+"""Chinese word segmentation for span context, with jieba loaded lazily and quietly.
+
+jieba builds its prefix dictionary on first use (about half a second) and logs while doing
+so; only a request with Chinese text pays for it, once per process, and the log is silenced.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import Any
+
+
+@functools.lru_cache(maxsize=1)
+def _tokenizer() -> Any:
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tokenizer = jieba.Tokenizer()
+    tokenizer.initialize()
+    return tokenizer
+
+
+@functools.lru_cache(maxsize=4096)
+def segment(text: str) -> tuple[str, ...]:
+    """Split ``text`` into words with jieba (precise mode, no HMM for unknown words)."""
+    return tuple(_tokenizer().lcut(text, HMM=False))
