@@ -13,7 +13,8 @@ import json
 import sys
 
 from bench.evaluation.bfcl import case_request, compiled_tools, load_cases, score_case, spread
-from nodes.planning.schema_binder import bind_schema
+from nodes.planning.schema_binder import bind_schema, content_words
+from stores.retrieval.embeddings import default_embedder
 
 
 def main(argv: list[str]) -> int:
@@ -23,6 +24,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--limit", type=int, default=100)
     parser.add_argument("--show", action="store_true")
     args = parser.parse_args(argv)
+    embedder = default_embedder()
+
+    def similarity(query: str, phrases: list[str]) -> list[float]:
+        vectors = embedder.embed([query, *phrases])
+        return [float(vectors[0] @ v) for v in vectors[1:]]
+
     passed = 0
     cases = spread(load_cases(args.category), args.limit)
     for case in cases:
@@ -31,7 +38,10 @@ def main(argv: list[str]) -> int:
         request = case_request(case)
         calls = []
         for name in dict.fromkeys(wanted):
-            binding = bind_schema(request, tools[name]["parameters"])
+            binding = bind_schema(
+                request, tools[name]["parameters"], similarity=similarity,  # type: ignore[arg-type]
+                exclude=content_words(name.replace(".", " ")),
+            )
             if not binding.missing:
                 calls += [{name: args} for args in binding.sets]
         ok = score_case(args.category, case, calls)

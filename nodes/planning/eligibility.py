@@ -110,7 +110,12 @@ def score_candidates(
             fit += TARGET_MATCH * TAG_WEIGHT
         unknown_domain = nothing_understood(sub)
         shared = relevance(sub["text"], spec.name, spec.description, spec.input_schema)
-        if fit == 0.0 and shared < MIN_RELEVANCE:
+        named_object = sub["target"] and (
+            sub["target"] in name_objects or sub["target"] in tag_objects
+        )
+        if not named_object and shared < MIN_RELEVANCE:
+            # A verb alone ("calculate", "get") says nothing of which tool: the request
+            # must share what the tool is about with its schema.
             continue
         if unknown_domain and spec.side_effect is not False:
             # Nothing in the clause was understood ("hola", "asdf"): a read may still

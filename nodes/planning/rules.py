@@ -28,12 +28,13 @@ from nodes.planning.binding import (
 from nodes.planning.draft import PlanDraft, PlanRequest
 from nodes.planning.eligibility import nothing_understood, score_candidates
 from nodes.planning.navigator import Navigator, keep_said_order
-from nodes.planning.schema_binder import Binding, bind_schema
+from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
 from stores.language.entities import extract_entities
 from stores.language.lexicon import Lexicon
+from stores.retrieval.embeddings import Embedder
 
 # How the decider weighs a candidate's binding (a dry run of the navigator): each value the
 # user gave that the call consumes counts, directly more than through a lookup; each lookup
@@ -79,14 +80,20 @@ class RulePlanner:
         graph: ToolDependencyGraph,
         lexicon: Lexicon,
         context: Context,
+        embedder: Embedder | None = None,
     ) -> None:
-        """Plan with this catalog, dependency graph, lexicon and run context."""
+        """Plan with this catalog, dependency graph, lexicon and run context.
+
+        With ``embedder`` (the retriever's model), free-text values are also found by meaning.
+        """
         self.catalog = catalog
         self.graph = graph
         self.lexicon = lexicon
         self.context = context
         self.navigator = Navigator(catalog, graph, lexicon, context.environments)
         self._bindings: dict[tuple[str, str], Binding] = {}
+        self.embedder = embedder
+        self._vectors: dict[str, Any] = {}
 
     def draft(self, state: ZState) -> PlanDraft:
         """Decide every sub-intent in order and return the plan."""
@@ -305,8 +312,23 @@ class RulePlanner:
         """The schema binder's reading of a text for a tool (cached per text and tool)."""
         key = (text, spec.id)
         if key not in self._bindings:
-            self._bindings[key] = bind_schema(text, spec.input_schema)
+            self._bindings[key] = bind_schema(
+                text,
+                spec.input_schema,
+                similarity=self._similarity if self.embedder is not None else None,
+                exclude=content_words(spec.name.replace(".", " ")),
+            )
         return self._bindings[key]
+
+    def _similarity(self, query: str, phrases: Sequence[str]) -> list[float]:
+        """Cosine between a text and phrases with the run's embedding model (cached)."""
+        assert self.embedder is not None
+        new = [t for t in dict.fromkeys([query, *phrases]) if t not in self._vectors]
+        if new:
+            for text, vector in zip(new, self.embedder.embed(new), strict=True):
+                self._vectors[text] = vector
+        anchor = self._vectors[query]
+        return [float(anchor @ self._vectors[phrase]) for phrase in phrases]
 
     def _bind_param(
         self,

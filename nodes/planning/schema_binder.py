@@ -15,14 +15,19 @@ Optional parameters are filled only on strong evidence (a cue word beside the va
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rapidfuzz import fuzz
 
 from nodes.planning.request_spans import Span, context_words, extract_spans
-from stores.language.identifiers import is_identifier_name, singular, split_words
+from stores.language.identifiers import (
+    identifier_base,
+    is_identifier_name,
+    singular,
+    split_words,
+)
 from stores.language.keywords import STOPWORDS, lemmatize
 
 # A cue word next to a value ("base of 10") counts this much, the nearest most.
@@ -32,6 +37,9 @@ UNIT_CUE = 0.6
 # Below this a cue is no evidence for an optional parameter.
 STRONG_CUE = 0.7
 FUZZY_WORD = 88
+# How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
+PHRASE_SIMILARITY = 0.3
+Similarity = Callable[[str, Sequence[str]], Sequence[float]]
 # Words too common in parameter descriptions to say anything about a value.
 _WEAK = frozenset(
     """the a an of to in for is be it this that which value given specified default type
@@ -56,6 +64,7 @@ class Param:
     name_words: frozenset[str]
     description_words: frozenset[str]
     identifier: bool = False
+    closed: bool = False
 
 
 @dataclass
@@ -96,6 +105,32 @@ def content_words(text: str) -> set[str]:
     return words
 
 
+_CLOSED_LIST = re.compile(
+    r"allowed|one of|options|possible values|choose|either|can be|must be|valid values|"
+    r"supported|accepted",
+    re.I,
+)
+_OPEN_LIST = re.compile(r"e\.g\.?|such as|\blike\b|for example|for instance|example", re.I)
+
+
+def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
+    """Values a description lists for a string, and whether the list is closed.
+
+    "Can be 'summary' or 'detailed'" is closed (only those); "e.g. vegan, gluten-free" gives
+    examples of an open set.
+    """
+    closed = bool(_CLOSED_LIST.search(description))
+    opened = _OPEN_LIST.search(description)
+    if not closed and not opened:
+        return (), False
+    values = [m.strip() for m in _ALLOWED.findall(description)]
+    if opened and not values:
+        tail = re.split(r"[.;)]\s", description[opened.end():] + " ", maxsplit=1)[0]
+        values = [v.strip(" .'\"") for v in re.split(r",|\bor\b|\band\b", tail)]
+        values = [v for v in values if v and len(v.split()) <= 3]
+    return tuple(dict.fromkeys(v for v in values if v)), closed and not opened
+
+
 def describe_params(schema: Mapping[str, Any]) -> list[Param]:
     """The parameters of a JSON Schema object, as the binder reads them."""
     properties = schema.get("properties") or {}
@@ -108,14 +143,9 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
         description = str(prop.get("description") or "")
         enum = tuple(prop.get("enum") or ())
         allowed: tuple[str, ...] = ()
-        if (
-            not enum
-            and kind == "string"
-            and re.search(
-                r"allowed|one of|options|possible|choose|e\.g|such as|either", description, re.I
-            )
-        ):
-            allowed = tuple(dict.fromkeys(m.strip() for m in _ALLOWED.findall(description)))
+        closed = False
+        if not enum and (kind == "string" or _kind_of(items or {}) == "string"):
+            allowed, closed = allowed_values(description)
         params.append(
             Param(
                 name=name,
@@ -128,7 +158,8 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
                 allowed=allowed,
                 name_words=frozenset(content_words(name.replace(".", " "))),
                 description_words=frozenset(content_words(description)),
-                identifier=is_identifier_name(name),
+                identifier=is_identifier_name(name) and bool(identifier_base(name)),
+                closed=closed,
             )
         )
     return params
@@ -214,7 +245,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         word = lemmatize(singular(raw))
         if word in STOPWORDS or word in _WEAK or len(word) < 2:
             continue
-        decay = 0.8 / (1 + 0.5 * distance)
+        decay = 0.65 / (1 + 0.5 * distance)
         if _word_match(word, param.name_words):
             score = max(score, NAME_CUE * decay)
         elif _word_match(word, param.description_words):
@@ -254,6 +285,8 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
             for index in range(len(words) - width + 1):
                 window = " ".join(words[index : index + width])
                 ratio = fuzz.ratio(window, spoken)
+                if _lemmas(window) == _lemmas(spoken):
+                    ratio = 95.0  # "detail" names "detailed"
                 if ratio >= 88 and (candidate is None or ratio > candidate[0]):
                     candidate = (ratio, option, lowered.find(window))
             if candidate is None:
@@ -261,6 +294,10 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
         if best is None or candidate[0] > best[0]:
             best = candidate
     return None if best is None else (best[1], best[2])
+
+
+def _lemmas(text: str) -> tuple[str, ...]:
+    return tuple(lemmatize(singular(word)) for word in text.split())
 
 
 def enum_mentions(text: str, param: Param) -> list[Any]:
@@ -360,8 +397,16 @@ def bind_schema(
     *,
     bound: Iterable[str] = (),
     spans: Sequence[Span] | None = None,
+    similarity: Similarity | None = None,
+    exclude: Iterable[str] = (),
 ) -> Binding:
-    """Bind the parameters of ``schema`` from ``text`` (those in ``bound`` are skipped)."""
+    """Bind the parameters of ``schema`` from ``text`` (those in ``bound`` are skipped).
+
+    With ``similarity`` (the embedding model's cosine between a text and candidates), a
+    required string parameter nothing else fills takes the phrase of the request nearest in
+    meaning to its description ("the plasma membrane" for "the specific cell compartment"),
+    never a word of ``exclude`` (the tool's own name).
+    """
     params = [p for p in describe_params(schema) if p.name not in set(bound)]
     found = list(spans) if spans is not None else extract_spans(text)
     atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
@@ -377,7 +422,10 @@ def bind_schema(
     for param in params:
         if param.enum or param.allowed:
             named = enum_value(text, param)
-            if named is not None:
+            if named is not None and param.kind == "array":
+                values[param.name] = [enum_mentions(text, param) or [named[0]]]
+                evidence[param.name] = 2.0
+            elif named is not None:
                 values[param.name] = [named[0]]
                 evidence[param.name] = 2.0
                 for index, (span, _) in enumerate(atoms):
@@ -443,10 +491,11 @@ def bind_schema(
             continue
         for rank, param in enumerate(free_params):
             fit = type_fit(span, param)
-            if fit <= 0.0 or (param.enum and span.kind != "keyvalue"):
+            if fit <= 0.0 or ((param.enum or param.closed) and span.kind != "keyvalue"):
                 continue
             cue = cue_score(text, span, param)
-            if cue < -0.5 or (param.identifier and cue < STRONG_CUE):
+            explicit = span.kind in {"quoted", "identifier", "keyvalue"}
+            if cue < -0.5 or (param.identifier and cue < STRONG_CUE and not explicit):
                 # An identifier is never a bare value's guess: "account 123456" is no user id.
                 continue
             order = -0.02 * abs(index - rank)
@@ -477,9 +526,75 @@ def bind_schema(
         if phrase is not None:
             values[param.name] = [phrase.value]
             evidence[param.name] = 1.0
+    if similarity is not None:
+        _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
     missing = [p.name for p in params if p.required and p.name not in values]
     return Binding(sets=_argument_sets(values), missing=missing, evidence=evidence)
+
+
+def _phrases_by_meaning(
+    text: str,
+    atoms: Sequence[tuple[Span, int]],
+    used: set[int],
+    values: dict[str, list[Any]],
+    params: Sequence[Param],
+    similarity: Similarity,
+    exclude: set[str],
+) -> None:
+    """Fill required free-text parameters with the phrase nearest their description."""
+    wanted = [
+        p
+        for p in params
+        if p.name not in values and p.required and p.kind == "string" and not p.closed
+        and not p.identifier
+    ]
+    if not wanted:
+        return
+    blocked = [(atoms[i][0].start, atoms[i][0].end) for i in used]
+    blocked += [
+        (m.start(), m.end())
+        for v in values.values()
+        for item in v
+        if isinstance(item, str) and item
+        for m in re.finditer(re.escape(item), text)
+    ]
+    words = [
+        m
+        for m in re.finditer(r"[A-Za-z][A-Za-z'\-]*", text)
+        if all(m.end() <= a or m.start() >= b for a, b in blocked)
+    ]
+    runs: list[list[re.Match[str]]] = [[]]
+    for index, word in enumerate(words):
+        lowered = word.group().lower()
+        lemma = lemmatize(singular(lowered))
+        useless = (
+            lowered in STOPWORDS or lowered in _WEAK or len(lowered) < 3 or lemma in exclude
+        )
+        adjacent = index > 0 and not text[words[index - 1].end() : word.start()].strip()
+        if useless or not adjacent:
+            runs.append([])
+        if not useless:
+            runs[-1].append(word)
+    phrases = list(
+        dict.fromkeys(
+            text[run[i].start() : run[j - 1].end()]
+            for run in runs
+            for i in range(len(run))
+            for j in range(i + 1, min(len(run), i + 3) + 1)
+        )
+    )
+    if not phrases:
+        return
+    for param in wanted:
+        query = " ".join(split_words(param.name)) + ": " + str(param.schema.get("description", ""))
+        scores = list(similarity(query, phrases))
+        best = max(range(len(phrases)), key=lambda i: scores[i])
+        if scores[best] >= PHRASE_SIMILARITY:
+            values[param.name] = [phrases[best]]
+            phrases.pop(best)
+            if not phrases:
+                return
 
 
 def _numbered_series(params: Sequence[Param], size: int) -> list[Param]:

@@ -144,3 +144,60 @@ def test_relevance_separates_a_fitting_tool_from_an_unrelated_one() -> None:
         schema(["weight", "height"], weight=INT, height=INT),
     )
     assert triangle >= MIN_RELEVANCE > bmi
+
+
+MORE_CASES: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = [
+    # a percentage is a fraction unless the parameter says it takes a percentage
+    (
+        "invest $1000 at an annual interest rate of 5% for 10 years",
+        schema(["principal", "rate", "years"], principal=NUM,
+               rate={**NUM, "description": "The annual interest rate."},
+               years={**INT, "description": "Number of years"}),
+        [{"principal": 1000.0, "rate": 0.05, "years": 10}],
+    ),
+    (
+        "a fund with a 5% yearly yield",
+        schema(["annual_yield"], annual_yield={**NUM, "description": "The yield as a percentage."}),
+        [{"annual_yield": 5.0}],
+    ),
+    # a flag the request names is turned on; a negated one off
+    (
+        "forecast the forest for 5 years including human impact",
+        schema(["years"], years=INT, include_human_impact={"type": "boolean"}),
+        [{"years": 5, "include_human_impact": True}],
+    ),
+    # a closed list of values takes only those; the name goes to the free parameter
+    (
+        "Give me detail information about stocks of Apple Inc.",
+        schema(["company_name", "detail_level"], company_name=STR,
+               detail_level={**STR, "description": "Can be 'summary' or 'detailed'."}),
+        [{"detail_level": "detailed", "company_name": "Apple Inc"}],
+    ),
+    # scale words multiply
+    (
+        "a company with 100 million outstanding shares",
+        schema(["outstanding_shares"], outstanding_shares=INT),
+        [{"outstanding_shares": 100000000}],
+    ),
+]
+
+
+@pytest.mark.parametrize(("request_text", "tool_schema", "expected"), MORE_CASES)
+def test_bind_schema_values(request_text: str, tool_schema: dict[str, Any],
+                            expected: list[dict[str, Any]]) -> None:
+    assert bind_schema(request_text, tool_schema).sets == expected
+
+
+def test_a_free_text_value_is_found_by_meaning() -> None:
+    def similarity(query: str, phrases: Any) -> list[float]:
+        return [0.9 if phrase == "plasma membrane" else 0.1 for phrase in phrases]
+
+    binding = bind_schema(
+        "What are the names of proteins found in the plasma membrane?",
+        schema(["cell_compartment"], cell_compartment={**STR, "description": "The compartment"}),
+        similarity=similarity,
+        exclude={"protein"},
+    )
+    assert binding.sets == [{"cell_compartment": "plasma membrane"}]
+    assert bind_schema("What are the names of proteins?", schema(
+        ["cell_compartment"], cell_compartment=STR)).missing == ["cell_compartment"]
