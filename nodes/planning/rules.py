@@ -182,8 +182,16 @@ class RulePlanner:
             draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
             return False
         keep_said_order(choice.calls[-1], draft.calls)
-        calls = [*choice.calls[:-1], *self._repeated_cores(sub, choice.calls[-1])]
-        draft.add_calls(sub["id"], calls)
+        cores = [
+            core
+            for core in self._repeated_cores(sub, choice.calls[-1])
+            if not _planned_already(core, draft.calls)
+        ]
+        if not cores:
+            # Another clause already makes this very call ("Can you help me solve them?").
+            draft.decide(sub["id"], "covered", tool=spec.id)
+            return True
+        draft.add_calls(sub["id"], [*choice.calls[:-1], *cores])
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
 
@@ -230,7 +238,11 @@ class RulePlanner:
         varying = {
             param
             for param, source in core["args"].items()
-            if source.get("origin") == f"span:{param}"
+            if (
+                source.get("origin") == f"span:{param}"
+                or repr(source.get("value")) == repr(binding.sets[0].get(param))
+                or str(source.get("value")) == str(binding.sets[0].get(param))
+            )
             and len({repr(s.get(param)) for s in binding.sets}) > 1
         }
         if not varying:
@@ -398,6 +410,20 @@ class RulePlanner:
                 "value": coerce_to_schema(free[0], properties[slots[0]]),
                 "origin": "text",
             }
+
+
+def _planned_already(core: PlannedCall, planned: Sequence[PlannedCall]) -> bool:
+    """Whether another clause's core call has this tool and these literal arguments."""
+    mine = {k: repr(v.get("value")) for k, v in core["args"].items() if "from_call" not in v}
+    if len(mine) != len(core["args"]):
+        return False
+    return any(
+        call["role"] == "core"
+        and call["tool_id"] == core["tool_id"]
+        and call["sub_intent_id"] != core["sub_intent_id"]
+        and {k: repr(v.get("value")) for k, v in call["args"].items()} == mine
+        for call in planned
+    )
 
 
 def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:

@@ -125,7 +125,7 @@ def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
         return (), False
     values = [m.strip() for m in _ALLOWED.findall(description)]
     if opened and not values:
-        tail = re.split(r"[.;)]\s", description[opened.end():] + " ", maxsplit=1)[0]
+        tail = re.split(r"[.;)]\s", description[opened.end() :] + " ", maxsplit=1)[0]
         values = [v.strip(" .'\"") for v in re.split(r",|\bor\b|\band\b", tail)]
         values = [v for v in values if v and len(v.split()) <= 3]
     return tuple(dict.fromkeys(v for v in values if v)), closed and not opened
@@ -166,11 +166,28 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
 
 
 # ------------------------------------------------------------------------------ scores
+_DATE_WORDS = frozenset({"date", "day", "time", "when", "datetime", "deadline", "month"})
+
+
+def _numeric_fit(kind: str, value: Any) -> float:
+    if kind == "integer":
+        return 1.0 if isinstance(value, int | float) and float(value).is_integer() else 0.0
+    return 1.0 if kind in {"number", "any"} else 0.35 if kind == "string" else 0.0
+
+
 def type_fit(span: Span, param: Param) -> float:
     """How well a span's kind fits the parameter's type (0 = not at all)."""
     kind = param.item_kind if param.kind == "array" else param.kind
     value = span.value
     numeric = span.kind in {"number", "money", "percent"}
+    if numeric and span.text[:1].isalpha():
+        return 0.6 * _numeric_fit(kind, value)  # "three circles" counts more than it sets
+    if kind == "string":
+        dated = bool(param.name_words & _DATE_WORDS)
+        if dated and span.kind not in {"date", "time", "datetime", "keyvalue", "quoted"}:
+            return 0.3
+        if not dated and span.kind in {"date", "time", "datetime"}:
+            return 0.7
     if kind == "integer":
         if numeric and isinstance(value, int | float) and float(value).is_integer():
             return 1.0
@@ -250,9 +267,15 @@ def cue_score(text: str, span: Span, param: Param) -> float:
             score = max(score, NAME_CUE * decay)
         elif _word_match(word, param.description_words):
             score = max(score, DESCRIPTION_CUE * decay)
-    if span.unit:
+    if span.unit and type_fit(span, param) >= 0.6:
         unit = lemmatize(singular(span.unit.lower()))
-        if _word_match(unit, param.name_words | param.description_words):
+        # "two tickets" sets num_tickets, but "three circles" is no circle's radius.
+        said = (
+            param.name_words
+            if span.text[:1].isalpha()
+            else param.name_words | param.description_words
+        )
+        if _word_match(unit, said):
             score = max(score, UNIT_CUE) + 0.2
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
@@ -483,40 +506,33 @@ def bind_schema(
                 values[param.name] = [span_value(atoms[index][0], param)]
                 evidence[param.name] = 1.0
                 used.add(index)
-    # Joint greedy assignment of the remaining atoms to scalar parameters.
+    # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
+    # sets said again in the same shape are assigned set by set.
     free_params = [p for p in params if p.name not in values]
-    pairs: list[tuple[float, int, Param, float]] = []
-    for index, (span, _) in enumerate(atoms):
-        if index in used:
-            continue
-        for rank, param in enumerate(free_params):
-            fit = type_fit(span, param)
-            if fit <= 0.0 or ((param.enum or param.closed) and span.kind != "keyvalue"):
-                continue
-            cue = cue_score(text, span, param)
-            explicit = span.kind in {"quoted", "identifier", "keyvalue"}
-            if cue < -0.5 or (param.identifier and cue < STRONG_CUE and not explicit):
-                # An identifier is never a bare value's guess: "account 123456" is no user id.
-                continue
-            order = -0.02 * abs(index - rank)
-            score = fit + cue + (0.3 if param.required else 0.0) + order
-            pairs.append((score, index, param, cue))
-    pairs.sort(key=lambda item: -item[0])
     assigned: dict[str, int] = {}
     cue_of: dict[str, float] = {}
-    for score, index, param, cue in pairs:
-        if index in used or param.name in assigned:
+    for chunks in _repeated_chunks(atoms, used):
+        per_set = [_assign(text, atoms, set(chunk), free_params) for chunk in chunks]
+        names = set(per_set[0][0])
+        if len(names) < 2 or any(set(found) != names for found, _, _ in per_set):
             continue
-        if not param.required and cue < STRONG_CUE:
-            continue
-        if param.kind == "array":
-            values[param.name] = [[span_value(atoms[index][0], param)]]
-        else:
-            values[param.name] = [span_value(atoms[index][0], param)]
-        assigned[param.name] = index
-        cue_of[param.name] = cue
-        evidence[param.name] = score
-        used.add(index)
+        by_name = {p.name: p for p in free_params}
+        for name in names:
+            values[name] = [
+                span_value(atoms[found[name]][0], by_name[name]) for found, _, _ in per_set
+            ]
+            evidence[name] = per_set[0][2][name]
+        used.update(i for chunk in chunks for i in chunk)
+        break
+    else:
+        free = {i for i in range(len(atoms)) if i not in used}
+        assigned, cue_of, scores = _assign(text, atoms, free, free_params)
+        by_name = {p.name: p for p in free_params}
+        for name, index in assigned.items():
+            value = span_value(atoms[index][0], by_name[name])
+            values[name] = [[value]] if by_name[name].kind == "array" else [value]
+            evidence[name] = scores[name]
+            used.add(index)
     # A string parameter still empty may take the words right after its name.
     for param in free_params:
         if param.name in values:
@@ -530,7 +546,8 @@ def bind_schema(
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
     missing = [p.name for p in params if p.required and p.name not in values]
-    return Binding(sets=_argument_sets(values), missing=missing, evidence=evidence)
+    crossed = _crossed_lists(text, found, values, free_params)
+    return Binding(sets=_argument_sets(values, crossed), missing=missing, evidence=evidence)
 
 
 def _phrases_by_meaning(
@@ -546,7 +563,10 @@ def _phrases_by_meaning(
     wanted = [
         p
         for p in params
-        if p.name not in values and p.required and p.kind == "string" and not p.closed
+        if p.name not in values
+        and p.required
+        and p.kind == "string"
+        and not p.closed
         and not p.identifier
     ]
     if not wanted:
@@ -568,9 +588,7 @@ def _phrases_by_meaning(
     for index, word in enumerate(words):
         lowered = word.group().lower()
         lemma = lemmatize(singular(lowered))
-        useless = (
-            lowered in STOPWORDS or lowered in _WEAK or len(lowered) < 3 or lemma in exclude
-        )
+        useless = lowered in STOPWORDS or lowered in _WEAK or len(lowered) < 3 or lemma in exclude
         adjacent = index > 0 and not text[words[index - 1].end() : word.start()].strip()
         if useless or not adjacent:
             runs.append([])
@@ -595,6 +613,73 @@ def _phrases_by_meaning(
             phrases.pop(best)
             if not phrases:
                 return
+
+
+def _assign(
+    text: str,
+    atoms: Sequence[tuple[Span, int]],
+    free: set[int],
+    params: Sequence[Param],
+) -> tuple[dict[str, int], dict[str, float], dict[str, float]]:
+    """Greedy joint assignment of the free atoms to parameters, best pair first.
+
+    Returns:
+        ``(parameter -> atom index, parameter -> cue score, parameter -> pair score)``.
+    """
+    pairs: list[tuple[float, int, Param, float]] = []
+    for position, index in enumerate(sorted(free)):
+        span = atoms[index][0]
+        for rank, param in enumerate(params):
+            fit = type_fit(span, param)
+            if fit <= 0.0 or ((param.enum or param.closed) and span.kind != "keyvalue"):
+                continue
+            cue = cue_score(text, span, param)
+            explicit = span.kind in {"quoted", "identifier", "keyvalue"}
+            if cue < -0.5 or (param.identifier and cue < STRONG_CUE and not explicit):
+                # An identifier is never a bare value's guess: "account 123456" is no user id.
+                continue
+            if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5:
+                continue  # "two triangles" sets nothing unless a parameter counts them
+            order = -0.02 * abs(position - rank)
+            score = fit + cue + (0.3 if param.required else 0.0) + order
+            pairs.append((score, index, param, cue))
+    pairs.sort(key=lambda item: -item[0])
+    assigned: dict[str, int] = {}
+    cues: dict[str, float] = {}
+    scores: dict[str, float] = {}
+    taken: set[int] = set()
+    for score, index, param, cue in pairs:
+        if index in taken or param.name in assigned:
+            continue
+        if not param.required and cue < STRONG_CUE:
+            continue
+        assigned[param.name] = index
+        cues[param.name] = cue
+        scores[param.name] = score
+        taken.add(index)
+    return assigned, cues, scores
+
+
+def _repeated_chunks(atoms: Sequence[tuple[Span, int]], used: set[int]) -> list[list[list[int]]]:
+    """Ways to cut the free values into two or more runs with the same kinds in order."""
+    free = [
+        i
+        for i in range(len(atoms))
+        if i not in used and atoms[i][1] < 0 and atoms[i][0].kind not in {"keyvalue", "json"}
+    ]
+    found = []
+    for size in range(2, len(free) // 2 + 1):
+        if len(free) % size:
+            continue
+        chunks = [free[k : k + size] for k in range(0, len(free), size)]
+        kinds = [[_kind_class(atoms[i][0]) for i in chunk] for chunk in chunks]
+        if all(k == kinds[0] for k in kinds) and len(set(kinds[0])) < size + 1:
+            found.append(chunks)
+    return found
+
+
+def _kind_class(span: Span) -> str:
+    return "number" if span.kind in {"number", "money", "percent"} else span.kind
 
 
 def _numbered_series(params: Sequence[Param], size: int) -> list[Param]:
@@ -629,6 +714,8 @@ def _extend_repeats(
     pattern count only when every parameter that repeats repeats as often.
     """
     by_name = {p.name: p for p in params}
+    if _repeat_pattern(atoms, used, assigned, values, by_name):
+        return
     listed: dict[str, list[int]] = {}
     patterned: dict[str, list[int]] = {}
     for name, index in assigned.items():
@@ -637,10 +724,12 @@ def _extend_repeats(
             continue
         span, group = atoms[index]
         for other, (candidate, other_group) in enumerate(atoms):
-            if other in used or other <= index:
+            if other in used or other == index:
                 continue
             if group >= 0 and other_group == group:
                 listed.setdefault(name, []).append(other)
+                continue
+            if other < index:
                 continue
             if candidate.kind != span.kind or type_fit(candidate, param) < 1.0:
                 continue
@@ -656,7 +745,8 @@ def _extend_repeats(
                 continue
             patterned.setdefault(name, []).append(other)
     for name, extra in listed.items():
-        values[name].extend(span_value(atoms[i][0], by_name[name]) for i in extra)
+        members = sorted([assigned[name], *extra])
+        values[name] = [span_value(atoms[i][0], by_name[name]) for i in members]
         used.update(extra)
     counts = {len(v) for n, v in patterned.items() if n not in listed}
     if len(counts) != 1:
@@ -669,6 +759,45 @@ def _extend_repeats(
             continue
         values[name].extend(span_value(atoms[i][0], by_name[name]) for i in extra)
         used.update(extra)
+
+
+def _repeat_pattern(
+    atoms: Sequence[tuple[Span, int]],
+    used: set[int],
+    assigned: Mapping[str, int],
+    values: dict[str, list[Any]],
+    by_name: Mapping[str, Param],
+) -> bool:
+    """Whole argument sets said again in the shape of the first one; True when added.
+
+    "$30.45 in Chicago, Illinois, $52.33 in Sacramento, California": the values after the
+    first set, taken in chunks of its size, have its kinds in its order.
+    """
+    first = sorted(
+        (index, name)
+        for name, index in assigned.items()
+        if by_name[name].kind != "array" and atoms[index][1] < 0
+    )
+    if len(first) < 2:
+        return False
+    last = first[-1][0]
+    rest = [i for i in range(len(atoms)) if i > last and i not in used and atoms[i][1] < 0]
+    size = len(first)
+    if not rest or len(rest) % size:
+        return False
+    kinds = [atoms[i][0].kind for i, _ in first]
+    chunks = [rest[k : k + size] for k in range(0, len(rest), size)]
+    if any([atoms[i][0].kind for i in chunk] != kinds for chunk in chunks):
+        return False
+    for chunk in chunks:
+        for index, (_, name) in zip(chunk, first, strict=True):
+            if type_fit(atoms[index][0], by_name[name]) <= 0.3:
+                return False
+    for chunk in chunks:
+        for index, (_, name) in zip(chunk, first, strict=True):
+            values[name].append(span_value(atoms[index][0], by_name[name]))
+            used.add(index)
+    return True
 
 
 _NEGATIONS = frozenset({"no", "not", "without", "don't", "dont", "exclude", "excluding", "never"})
@@ -696,10 +825,46 @@ def flag_value(text: str, param: Param) -> bool | None:
     return not (before & _NEGATIONS)
 
 
-def _argument_sets(values: Mapping[str, list[Any]]) -> list[dict[str, Any]]:
-    """Zip several values per parameter into argument sets (a single value is shared)."""
+def _crossed_lists(
+    text: str, found: Sequence[Span], values: Mapping[str, list[Any]], params: Sequence[Param]
+) -> set[str]:
+    """Parameters whose several values are each a whole list of the request, to be crossed.
+
+    "Lakers and Bulls in seasons 2018 and 2020" asks for every pair; "Taylor Swift and
+    Maroon 5 for 20 and 15 minutes respectively" pairs them in order (zipped).
+    """
+    if re.search(r"\brespectively\b", text, re.I):
+        return set()
+    lists = [[item.value for item in span.items] for span in found if span.kind == "list"]
+    scalar = {p.name for p in params if p.kind != "array"}
+    crossed = set()
+    for name, given in values.items():
+        if name in scalar and len(given) > 1:
+            raw = [v for v in given]
+            if any(
+                len(items) == len(raw) and [str(i) for i in items] == [str(v) for v in raw]
+                for items in lists
+            ):
+                crossed.add(name)
+    return crossed if len(crossed) > 1 else set()
+
+
+def _argument_sets(
+    values: Mapping[str, list[Any]],
+    crossed: set[str] = frozenset(),  # type: ignore[assignment]
+) -> list[dict[str, Any]]:
+    """Zip several values per parameter into argument sets (a single value is shared).
+
+    Parameters in ``crossed`` are combined every way (their product) instead.
+    """
     if not values:
         return [{}]
+    if crossed:
+        sets: list[dict[str, Any]] = [{}]
+        for name in (n for n in values if n in crossed):
+            sets = [{**base, name: value} for base in sets for value in values[name]]
+        shared = {n: v[0] for n, v in values.items() if n not in crossed}
+        return [{**shared, **combo} for combo in sets]
     counts = {len(v) for v in values.values()}
     width = max(counts)
     if width == 1 or not counts <= {1, width}:

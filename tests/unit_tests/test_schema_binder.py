@@ -201,3 +201,29 @@ def test_a_free_text_value_is_found_by_meaning() -> None:
     assert binding.sets == [{"cell_compartment": "plasma membrane"}]
     assert bind_schema("What are the names of proteins?", schema(
         ["cell_compartment"], cell_compartment=STR)).missing == ["cell_compartment"]
+
+
+def test_a_whole_argument_set_said_again_is_a_second_call() -> None:
+    binding = bind_schema(
+        "Book a flight from San Francisco to Tokyo on May 3rd 2022 and another flight from "
+        "Tokyo to Sydney on May 18th 2022.",
+        schema(["departure_city", "destination_city", "date"],
+               departure_city={**STR, "description": "The city of departure"},
+               destination_city={**STR, "description": "The destination city"},
+               date={**STR, "description": "The date of the flight"}),
+    )
+    assert binding.sets == [
+        {"departure_city": "San Francisco", "destination_city": "Tokyo", "date": "May 3rd 2022"},
+        {"departure_city": "Tokyo", "destination_city": "Sydney", "date": "May 18th 2022"},
+    ]
+
+
+def test_two_lists_without_respectively_are_crossed() -> None:
+    binding = bind_schema(
+        "Find the winning percentage of Lakers and Bulls in NBA seasons 2018 and 2020.",
+        schema(["team", "season"], team={**STR, "description": "The team"},
+               season={**INT, "description": "The season year"}),
+    )
+    assert sorted((s["team"], s["season"]) for s in binding.sets) == [
+        ("Bulls", 2018), ("Bulls", 2020), ("Lakers", 2018), ("Lakers", 2020),
+    ]
