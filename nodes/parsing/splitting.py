@@ -96,6 +96,37 @@ def _split_sentences(text: str) -> list[str]:
     return [p.strip() for p in pieces if p.strip(" .!?")] or ([text] if text.strip() else [])
 
 
+_QUESTION_WORDS = frozenset({"what", "what's", "which", "who", "whom", "whose", "how", "where",
+                             "when", "why"})
+_NOT_VERBS = PREPOSITIONS | DETERMINERS | _QUESTION_WORDS | frozenset(
+    "i you he she it we they me us him them there here is are was were be".split()
+)
+
+
+def _first_word(text: str) -> str:
+    words = [t for *_, t in token_spans(text, split_identifiers=False)]
+    index = 0
+    while index < len(words) and words[index] in LEADING_FILLERS:
+        index += 1
+    return words[index] if index < len(words) else ""
+
+
+def _starts_like_clause(text: str) -> bool:
+    """Whether a piece starts as a request of its own, not as a phrase ("For account 1").
+
+    A verb ("Invest $2000 in Google") or a question word ("what is the capital of ...").
+    """
+    first = _first_word(text)
+    if not first.isalpha():
+        return False
+    return first in _QUESTION_WORDS or first not in _NOT_VERBS
+
+
+def _starts_with_question(text: str) -> bool:
+    """Whether a piece starts with a question word: ", what is the population of Canada"."""
+    return _first_word(text) in _QUESTION_WORDS
+
+
 def _clean_clause(clause: str) -> str:
     text = clause.strip(" ,;:.\t")
     text = re.sub(
@@ -176,9 +207,14 @@ class ClauseSplitter:
         for match in _WEAK_SPLIT.finditer(clause):
             rest = clause[match.end() :]
             head = clause[start : match.start()]
-            if not prefix and not self._names_operation(head) and chit_chat(head) is None:
+            if (
+                not prefix
+                and not self._names_operation(head)
+                and chit_chat(head) is None
+                and not _starts_like_clause(head)
+            ):
                 continue  # "For account 123456, create an order": the head is no clause
-            if self._starts_with_operation(rest):
+            if self._starts_with_operation(rest) or _starts_with_question(rest):
                 next_prefix = ""
             elif create_verb is not None and self._starts_with_counted_object(rest):
                 next_prefix = create_verb + " "

@@ -191,6 +191,12 @@ class RulePlanner:
             # Another clause already makes this very call ("Can you help me solve them?").
             draft.decide(sub["id"], "covered", tool=spec.id)
             return True
+        completed = _completes_earlier_call(cores, draft.calls)
+        if completed is not None:
+            # "Create a profile named X with class Mage, set the starting level to 5": the
+            # second clause only adds an argument to the first clause's call.
+            draft.decide(sub["id"], "covered", tool=spec.id, completes=completed)
+            return True
         draft.add_calls(sub["id"], [*choice.calls[:-1], *cores])
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
@@ -362,6 +368,12 @@ class RulePlanner:
             }
         found, value, key = find_named_value(param, sub.get("entities") or {}, self.lexicon)
         if found:
+            read = spans.sets[0].get(param) if spans is not None else None
+            if isinstance(read, str) and isinstance(value, str) and len(read) > len(value) \
+                    and value.lower() in read.lower():
+                # The schema binder read more of the same value ("New York City", not
+                # "New York").
+                return {"value": read, "origin": f"span:{param}"}
             return {"value": coerce_to_schema(value, schema), "origin": f"entity:{key}"}
         for alias in PARAM_ALIASES.get(param, ()):
             value = (sub.get("entities") or {}).get(alias)
@@ -410,6 +422,41 @@ class RulePlanner:
                 "value": coerce_to_schema(free[0], properties[slots[0]]),
                 "origin": "text",
             }
+
+
+def _completes_earlier_call(
+    cores: Sequence[PlannedCall], planned: Sequence[PlannedCall]
+) -> str | None:
+    """Merge a clause's one call into an earlier call of the same tool it only adds to.
+
+    The earlier call must agree on every argument both have; the arguments it lacks are
+    added to it. Returns the earlier call's id, or None when there is no such call.
+    """
+    if len(cores) != 1:
+        return None
+    core = cores[0]
+    for call in reversed(planned):
+        if call["role"] != "core" or call["tool_id"] != core["tool_id"]:
+            continue
+        if call["sub_intent_id"] == core["sub_intent_id"]:
+            return None
+        shared = set(call["args"]) & set(core["args"])
+        extra = set(core["args"]) - set(call["args"])
+        if not extra or not shared:
+            return None
+        if any(_source_key(call["args"][p]) != _source_key(core["args"][p]) for p in shared):
+            return None
+        for param in extra:
+            call["args"][param] = core["args"][param]
+        return str(call["call_id"])
+    return None
+
+
+def _source_key(source: ArgSource) -> str:
+    """What an argument is, whatever found it: its literal value or the output it reads."""
+    if "from_call" in source:
+        return f"{source['from_call']}.{source.get('field')}"
+    return repr(source.get("value"))
 
 
 def _planned_already(core: PlannedCall, planned: Sequence[PlannedCall]) -> bool:
