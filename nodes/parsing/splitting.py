@@ -59,6 +59,21 @@ _INNER_AFTER = re.compile(
 )
 
 
+def _lines(text: str) -> list[tuple[str, bool]]:
+    """Lines and numbered steps, each with whether a step number (not the first) led it."""
+    pieces: list[tuple[str, bool]] = []
+    start = 0
+    numbered = False
+    for match in _LINE_BREAKS.finditer(text):
+        if match.end() == match.start():
+            continue
+        pieces.append((text[start : match.start()], numbered))
+        numbered = bool(re.search(r"\d", match.group()))
+        start = match.end()
+    pieces.append((text[start:], numbered))
+    return pieces
+
+
 def _protect_quotes(text: str) -> tuple[str, list[str]]:
     quotes: list[str] = []
 
@@ -160,16 +175,28 @@ class ClauseSplitter:
         Returns:
             The clauses; "after"/"before" clauses are reordered so prerequisites come first.
         """
+        return [clause for clause, _ in self.split_steps(text)]
+
+    def split_steps(self, text: str) -> list[tuple[str, bool]]:
+        """The clauses of :meth:`split`, each with whether it follows the one before.
+
+        A clause follows when "then", "after that", "finally" or a step number led it.
+        """
         protected, quotes = _protect_quotes(_unwrap(text))
-        clauses: list[str] = []
-        for line in _LINE_BREAKS.split(protected):
+        clauses: list[tuple[str, bool]] = []
+        for line, numbered in _lines(protected):
+            line_start = True
             for sentence in _split_sentences(line or ""):
                 for part in sentence.split(";"):
-                    for strong in _STRONG_SPLIT.split(part):
+                    for index, strong in enumerate(_STRONG_SPLIT.split(part)):
+                        piece_start = True
                         for ordered in self._order_temporal(strong):
-                            clauses.extend(self._split_weak(ordered))
-        restored = [_restore_quotes(_clean_clause(c), quotes) for c in clauses]
-        return [c for c in restored if c.strip(" ,.;!?")]
+                            for clause in self._split_weak(ordered):
+                                after = (index > 0 and piece_start) or (numbered and line_start)
+                                clauses.append((clause, after))
+                                piece_start = line_start = False
+        restored = [(_restore_quotes(_clean_clause(c), quotes), a) for c, a in clauses]
+        return [(c, a) for c, a in restored if c.strip(" ,.;!?")]
 
     # splitting helpers ------------------------------------------------------------------------
 

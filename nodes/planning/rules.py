@@ -182,6 +182,7 @@ class RulePlanner:
             draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
             return False
         keep_said_order(choice.calls[-1], draft.calls)
+        _follow_said_steps(sub, choice.calls[-1], draft)
         cores = [
             core
             for core in self._repeated_cores(sub, choice.calls[-1])
@@ -422,6 +423,13 @@ class RulePlanner:
                 "value": coerce_to_schema(free[0], properties[slots[0]]),
                 "origin": "text",
             }
+
+
+def _follow_said_steps(sub: SubIntent, core: PlannedCall, draft: PlanDraft) -> None:
+    """A clause said to come after another ("then", a numbered step) waits for its calls."""
+    for earlier in sub.get("after") or []:
+        waited = [c["call_id"] for c in draft.calls if c["sub_intent_id"] == earlier]
+        core["depends_on"] = sorted({*core["depends_on"], *waited})
 
 
 def _completes_earlier_call(

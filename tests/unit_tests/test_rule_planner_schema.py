@@ -92,3 +92,13 @@ def test_ask_only_when_a_required_value_comes_from_nowhere() -> None:
     draft = plan("Find the area of a triangle with a base of 10 units.", TRIANGLE)
     assert draft.calls == []
     assert draft.question is not None and draft.question["param"] == "height"
+
+
+def test_then_orders_calls_even_when_no_value_flows() -> None:
+    draft = plan("Find the area of a triangle with a base of 10 and height of 5, then get the "
+                 "weather in Paris.", TRIANGLE, WEATHER)
+    first, second = draft.calls
+    assert second["depends_on"] == [first["call_id"]]
+    independent = plan("Find the area of a triangle with a base of 10 and height of 5 and get "
+                       "the weather in Paris.", TRIANGLE, WEATHER)
+    assert [c["depends_on"] for c in independent.calls] == [[], []]
