@@ -34,6 +34,7 @@ from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
 from stores.language.entities import extract_entities
 from stores.language.lexicon import Lexicon
+from stores.language.vocabulary import domain_vocabulary
 from stores.retrieval.embeddings import Embedder
 
 # How the decider weighs a candidate's binding (a dry run of the navigator): each value the
@@ -48,17 +49,6 @@ MAX_BIND_TRIALS = 8
 # binding: a lookup that consumes "account 123456" is not what "show the cart of account
 # 123456" asks for.
 FIT_EMPHASIS = 1.0
-# Free-form parameters that take every ``key=value`` the user wrote for the call.
-ATTRIBUTE_PARAMS = frozenset({"attributes", "properties", "options", "variant"})
-# A parameter that takes a value the user named otherwise ("20 percent off" is the value).
-PARAM_ALIASES: dict[str, tuple[str, ...]] = {
-    "value": ("amount", "percent"),
-    "line1": ("street",),
-    "address_line": ("street",),
-    "amount": ("balance",),
-}
-# Parameters a bare number in the clause may fill when nothing else names it ("top up by 5").
-NUMERIC_SLOTS = ("amount", "value", "quantity")
 
 
 @dataclass(frozen=True)
@@ -92,6 +82,7 @@ class RulePlanner:
         self.context = context
         self.navigator = Navigator(catalog, graph, lexicon, context.environments)
         self._bindings: dict[tuple[str, str], Binding] = {}
+        self.vocabulary = domain_vocabulary()
         self.embedder = embedder
         self._vectors: dict[str, Any] = {}
 
@@ -376,11 +367,11 @@ class RulePlanner:
                 # "New York").
                 return {"value": read, "origin": f"span:{param}"}
             return {"value": coerce_to_schema(value, schema), "origin": f"entity:{key}"}
-        for alias in PARAM_ALIASES.get(param, ()):
+        for alias in sorted(self.vocabulary.param_aliases.get(param, ())):
             value = (sub.get("entities") or {}).get(alias)
             if value is not None:
                 return {"value": coerce_to_schema(value, schema), "origin": f"entity:{alias}"}
-        if param in ATTRIBUTE_PARAMS:
+        if param in self.vocabulary.attribute_params:
             attributes = _attribute_pairs(sub, spec, draft.request.intent)
             if attributes:
                 return {"value": attributes, "origin": "entity:pairs"}
@@ -407,8 +398,8 @@ class RulePlanner:
         ]
         slots = required or [
             p
-            for p in NUMERIC_SLOTS
-            if p in properties and p not in args and _is_numeric(properties[p])
+            for p in properties
+            if p in self.vocabulary.numeric_slots and p not in args and _is_numeric(properties[p])
         ]
         if not slots or len(required) > 1:
             return
