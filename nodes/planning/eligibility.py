@@ -113,9 +113,10 @@ def score_candidates(
         named_object = sub["target"] and (
             sub["target"] in name_objects or sub["target"] in tag_objects
         )
-        if not named_object and shared < MIN_RELEVANCE:
-            # A verb alone ("calculate", "get") says nothing of which tool: the request
-            # must share what the tool is about with its schema.
+        if not named_object and shared < MIN_RELEVANCE and (fit == 0.0 or not sub["target"]):
+            # A verb alone ("calculate", "get") says nothing of which tool: a request that
+            # names no object the lexicon knows must share what the tool is about with its
+            # schema ("show their wallet balance" may still use get_user).
             continue
         if unknown_domain and spec.side_effect is not False:
             # Nothing in the clause was understood ("hola", "asdf"): a read may still

@@ -291,7 +291,7 @@ class RulePlanner:
             whole = self._schema_binding(request_text, spec)
             for param in missing:
                 if param in whole.sets[0] and param not in args:
-                    args[param] = {"value": whole.sets[0][param], "origin": f"span:{param}"}
+                    args[param] = {"value": whole.sets[0][param], "origin": f"elsewhere:{param}"}
         for param in missing:
             # A value said elsewhere in the request ("... for account 123456, then ...").
             found, value, key = find_named_value(

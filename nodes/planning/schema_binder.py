@@ -635,7 +635,9 @@ def _assign(
                 continue
             cue = cue_score(text, span, param)
             explicit = span.kind in {"quoted", "identifier", "keyvalue"}
-            if cue < -0.5 or (param.identifier and cue < STRONG_CUE and not explicit):
+            if cue < -0.5 or (
+                param.identifier and not explicit and not _names_it(text, span, param)
+            ):
                 # An identifier is never a bare value's guess: "account 123456" is no user id.
                 continue
             if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5:
@@ -680,6 +682,24 @@ def _repeated_chunks(atoms: Sequence[tuple[Span, int]], used: set[int]) -> list[
 
 def _kind_class(span: Span) -> str:
     return "number" if span.kind in {"number", "money", "percent"} else span.kind
+
+
+_ID_LINKS = frozenset({"id", "ids", "no", "number", "num", "#", "of", "is", "code"})
+
+
+def _names_it(text: str, span: Span, param: Param) -> bool:
+    """Whether the object an identifier parameter names stands right before the value.
+
+    "product 3", "case ID of 1234" name it; "the price of the product to 20" does not.
+    """
+    before, _ = context_words(text, span, window=4)
+    for word in reversed(before):
+        lemma = lemmatize(singular(word))
+        if _word_match(lemma, param.name_words - _ID_LINKS):
+            return True
+        if word not in _ID_LINKS:
+            return False
+    return False
 
 
 def _numbered_series(params: Sequence[Param], size: int) -> list[Param]:

@@ -227,3 +227,12 @@ def test_two_lists_without_respectively_are_crossed() -> None:
     assert sorted((s["team"], s["season"]) for s in binding.sets) == [
         ("Bulls", 2018), ("Bulls", 2020), ("Lakers", 2018), ("Lakers", 2020),
     ]
+
+
+def test_an_identifier_takes_only_a_value_its_object_names() -> None:
+    tool = schema(["product_id", "price"], product_id=INT, price=NUM)
+    binding = bind_schema("Update the price of the product to 20", tool)
+    assert binding.missing == ["product_id"] and binding.sets == [{"price": 20.0}]
+    assert bind_schema("Set the price of product 3 to 20", tool).sets == [
+        {"product_id": 3, "price": 20.0}
+    ]
