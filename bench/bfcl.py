@@ -20,6 +20,7 @@ from typing import Any
 from bench.common import machine_line, write_result
 from bench.evaluation.bfcl import (
     AGENT,
+    FAILURE_CAUSES,
     BfclRunner,
     CategoryResult,
     case_request,
@@ -103,6 +104,24 @@ def main(argv: list[str]) -> int:
         f"Tools offered to the model per planning turn: median {median:g} "
         f"({len(offered)} turns). Development categories: {', '.join(DEVELOPMENT)}; "
         f"reported without tuning: {', '.join(REPORTING)}.",
+        "",
+        "Why the rules row fails (a coarse reading of each failed case against BFCL's expected "
+        "calls: no call made; a function that was not expected; the expected functions but "
+        "not as many calls; then, argument by argument, a required value missing, a value "
+        "outside BFCL's accepted ones, an argument BFCL does not expect; irrelevance fails "
+        "only by calling):",
+        "",
+        "| category | failed | " + " | ".join(FAILURE_CAUSES) + " |",
+        "|---|---:|" + "---:|" * len(FAILURE_CAUSES),
+    ]
+    for category in args.category:
+        causes = rules[category].causes
+        lines.append(
+            f"| {category} | {rules[category].cases - rules[category].passed} | "
+            + " | ".join(str(causes.get(cause, 0)) for cause in FAILURE_CAUSES)
+            + " |"
+        )
+    lines += [
         "",
         "Ceiling failures by id (first 15 per category):",
         "",

@@ -51,7 +51,11 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
 
     def planner_factory(context: Context) -> RulePlanner:
         return RulePlanner(
-            deps.get_catalog(), deps.get_dependency_graph(), deps.get_lexicon(), context
+            deps.get_catalog(),
+            deps.get_dependency_graph(),
+            deps.get_lexicon(),
+            context,
+            embedder=deps.get_embedder(),
         )
 
     builder = StateGraph(

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nodes.context import Context
-from nodes.planning.binding import OWN_IDENTIFIER_SPACES
+from nodes.planning.binding import own_identifier_spaces
 from stores.catalog.depgraph import FeedbackStore, ToolDependencyGraph
 from stores.catalog.model import Catalog
 from stores.catalog.store import CatalogStore
@@ -199,7 +199,7 @@ class Deps:
                 def synonyms(word: str) -> str:
                     # "account" stays an identifier space of its own (account numbers), even
                     # though the lexicon folds "create an account" into user.
-                    if any(part in OWN_IDENTIFIER_SPACES for part in word.split("_")):
+                    if any(part in own_identifier_spaces() for part in word.split("_")):
                         return word
                     return lexicon.canonical(word.replace("_", " ")) or word
 

@@ -31,10 +31,13 @@ def uncovered_subintents(state: ZState) -> list[str]:
     core = {
         c["sub_intent_id"]: c["call_id"] for c in state.get("plan") or [] if c["role"] == "core"
     }
+    decisions = state.get("decisions") or {}
     missing = []
     for sub in state["intent"]["sub_intents"]:
         if sub["action"] == "direct_answer":
             continue
+        if decisions.get(sub["id"], {}).get("action") == "covered":
+            continue  # another clause's call does what this one asks (the planner said so)
         call_id = core.get(sub["id"])
         result = results.get(call_id) if call_id else None
         if result is None or result["status"] != "ok":

@@ -60,6 +60,7 @@ class SubIntent(TypedDict):
     action: Action
     answer: NotRequired[str | None]
     question: NotRequired[str | None]
+    after: NotRequired[list[str]]
 
 
 class FollowUp(TypedDict):

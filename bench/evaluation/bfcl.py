@@ -151,6 +151,72 @@ def score_case(category: str, case: dict[str, Any], calls: list[dict[str, Any]])
     return bool(result.get("valid"))
 
 
+FAILURE_CAUSES = (
+    "no call", "wrong tool", "wrong call count", "missing value", "wrong value", "extra value",
+)
+
+
+def _accepts(options: Any, value: Any) -> bool:
+    """Whether BFCL's list of acceptable values takes ``value`` (loosely, for the breakdown)."""
+    options = options if isinstance(options, list) else [options]
+    for option in options:
+        if option == value or (isinstance(option, str) and isinstance(value, str)
+                               and option.strip().lower() == value.strip().lower()):
+            return True
+        if isinstance(option, int | float) and isinstance(value, int | float) \
+                and not isinstance(value, bool) and float(option) == float(value):
+            return True
+    return False
+
+
+def failure_cause(category: str, case: dict[str, Any], calls: list[dict[str, Any]]) -> str:
+    """Why a failed case failed, one of :data:`FAILURE_CAUSES` (irrelevance: a call was made).
+
+    A coarse reading next to BFCL's checker: the calls made against the expected ones, by
+    function name, then argument by argument (an expected argument whose options include ``""``
+    is optional).
+    """
+    if is_irrelevance(category):
+        return "wrong tool"
+    expected = case.get("ground_truth") or []
+    if not calls:
+        return "no call"
+    made = sorted(next(iter(c)) for c in calls)
+    wanted = sorted(next(iter(g)) for g in expected)
+    if set(made) != set(wanted):
+        return "wrong tool"
+    if len(made) != len(wanted):
+        return "wrong call count"
+    causes: set[str] = set()
+    remaining = list(expected)
+    for call in calls:
+        name, args = next(iter(call.items()))
+        best: tuple[int, set[str], int] | None = None
+        for index, gold in enumerate(remaining):
+            if next(iter(gold)) != name:
+                continue
+            params = gold[name]
+            found: set[str] = set()
+            for param, options in params.items():
+                optional = isinstance(options, list) and "" in options
+                if param not in args:
+                    if not optional:
+                        found.add("missing value")
+                elif not _accepts(options, args[param]):
+                    found.add("wrong value")
+            if any(param not in params for param in args):
+                found.add("extra value")
+            if best is None or len(found) < best[0]:
+                best = (len(found), found, index)
+        if best is not None:
+            causes |= best[1]
+            remaining.pop(best[2])
+    for cause in ("missing value", "wrong value", "extra value"):
+        if cause in causes:
+            return cause
+    return "wrong value"
+
+
 # ------------------------------------------------------------------------- running cases
 @dataclass
 class CaseRun:
@@ -273,6 +339,7 @@ class CategoryResult:
     cases: int = 0
     passed: int = 0
     failures: list[str] = field(default_factory=list)
+    causes: dict[str, int] = field(default_factory=dict)
 
     @property
     def accuracy(self) -> float:
@@ -313,6 +380,8 @@ async def evaluate(
                 result.passed += ok
                 if not ok:
                     result.failures.append(run.id)
+                    cause = failure_cause(category, case, run.calls)
+                    result.causes[cause] = result.causes.get(cause, 0) + 1
                 if handle is not None:
                     handle.write(json.dumps(run.line(), ensure_ascii=False) + "\n")
                     handle.flush()

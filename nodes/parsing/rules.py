@@ -99,6 +99,7 @@ class _Clause:
     explicit_operation: bool = False
     keywords: list[str] = field(default_factory=list)
     chit_chat: ChitChat | None = None
+    after: bool = False
 
 
 class RuleIntentParser:
@@ -134,7 +135,11 @@ class RuleIntentParser:
         text = " ".join(request.replace("\r", "\n").split(" ")).strip()
         output_format, body = detect_output_format(text)
         entities = cast(Entities, extract_entities(request, self.lexicon))
-        clauses = [self._analyze(piece) for piece in self.split(body)]
+        clauses = []
+        for piece, after in self.splitter.split_steps(body):
+            clause = self._analyze(piece)
+            clause.after = after
+            clauses.append(clause)
         clauses = [c for c in clauses if c.text.strip(" ,.;!?")]
         actionable = [c for c in clauses if c.chit_chat is None]
         if actionable:
@@ -494,6 +499,8 @@ class RuleIntentParser:
                     question=question,
                 )
             )
+            if clause.after and len(subs) > 1:
+                subs[-1]["after"] = [subs[-2]["id"]]  # "then": runs after, value or not
         return subs
 
     def _has_id_for(self, entities: dict[str, Any], obj: str) -> bool:

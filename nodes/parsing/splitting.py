@@ -59,6 +59,21 @@ _INNER_AFTER = re.compile(
 )
 
 
+def _lines(text: str) -> list[tuple[str, bool]]:
+    """Lines and numbered steps, each with whether a step number (not the first) led it."""
+    pieces: list[tuple[str, bool]] = []
+    start = 0
+    numbered = False
+    for match in _LINE_BREAKS.finditer(text):
+        if match.end() == match.start():
+            continue
+        pieces.append((text[start : match.start()], numbered))
+        numbered = bool(re.search(r"\d", match.group()))
+        start = match.end()
+    pieces.append((text[start:], numbered))
+    return pieces
+
+
 def _protect_quotes(text: str) -> tuple[str, list[str]]:
     quotes: list[str] = []
 
@@ -73,6 +88,16 @@ def _restore_quotes(text: str, quotes: Sequence[str]) -> str:
     return re.sub(r"\x01(\d+)\x02", lambda m: quotes[int(m.group(1))], text)
 
 
+def _unwrap(text: str) -> str:
+    """A request wrapped whole in double quotes is the request, not a quoted value."""
+    stripped = text.strip()
+    if len(stripped) > 2 and stripped[0] in "\"“" and stripped[-1] in "\"”":
+        inner = stripped[1:-1]
+        if not any(mark in inner for mark in "\"“”"):
+            return inner
+    return text
+
+
 def _split_sentences(text: str) -> list[str]:
     pieces: list[str] = []
     start = 0
@@ -84,6 +109,37 @@ def _split_sentences(text: str) -> list[str]:
         start = match.end()
     pieces.append(text[start:])
     return [p.strip() for p in pieces if p.strip(" .!?")] or ([text] if text.strip() else [])
+
+
+_QUESTION_WORDS = frozenset({"what", "what's", "which", "who", "whom", "whose", "how", "where",
+                             "when", "why"})
+_NOT_VERBS = PREPOSITIONS | DETERMINERS | _QUESTION_WORDS | frozenset(
+    "i you he she it we they me us him them there here is are was were be".split()
+)
+
+
+def _first_word(text: str) -> str:
+    words = [t for *_, t in token_spans(text, split_identifiers=False)]
+    index = 0
+    while index < len(words) and words[index] in LEADING_FILLERS:
+        index += 1
+    return words[index] if index < len(words) else ""
+
+
+def _starts_like_clause(text: str) -> bool:
+    """Whether a piece starts as a request of its own, not as a phrase ("For account 1").
+
+    A verb ("Invest $2000 in Google") or a question word ("what is the capital of ...").
+    """
+    first = _first_word(text)
+    if not first.isalpha():
+        return False
+    return first in _QUESTION_WORDS or first not in _NOT_VERBS
+
+
+def _starts_with_question(text: str) -> bool:
+    """Whether a piece starts with a question word: ", what is the population of Canada"."""
+    return _first_word(text) in _QUESTION_WORDS
 
 
 def _clean_clause(clause: str) -> str:
@@ -119,16 +175,28 @@ class ClauseSplitter:
         Returns:
             The clauses; "after"/"before" clauses are reordered so prerequisites come first.
         """
-        protected, quotes = _protect_quotes(text)
-        clauses: list[str] = []
-        for line in _LINE_BREAKS.split(protected):
+        return [clause for clause, _ in self.split_steps(text)]
+
+    def split_steps(self, text: str) -> list[tuple[str, bool]]:
+        """The clauses of :meth:`split`, each with whether it follows the one before.
+
+        A clause follows when "then", "after that", "finally" or a step number led it.
+        """
+        protected, quotes = _protect_quotes(_unwrap(text))
+        clauses: list[tuple[str, bool]] = []
+        for line, numbered in _lines(protected):
+            line_start = True
             for sentence in _split_sentences(line or ""):
                 for part in sentence.split(";"):
-                    for strong in _STRONG_SPLIT.split(part):
+                    for index, strong in enumerate(_STRONG_SPLIT.split(part)):
+                        piece_start = True
                         for ordered in self._order_temporal(strong):
-                            clauses.extend(self._split_weak(ordered))
-        restored = [_restore_quotes(_clean_clause(c), quotes) for c in clauses]
-        return [c for c in restored if c.strip(" ,.;!?")]
+                            for clause in self._split_weak(ordered):
+                                after = (index > 0 and piece_start) or (numbered and line_start)
+                                clauses.append((clause, after))
+                                piece_start = line_start = False
+        restored = [(_restore_quotes(_clean_clause(c), quotes), a) for c, a in clauses]
+        return [(c, a) for c, a in restored if c.strip(" ,.;!?")]
 
     # splitting helpers ------------------------------------------------------------------------
 
@@ -166,9 +234,14 @@ class ClauseSplitter:
         for match in _WEAK_SPLIT.finditer(clause):
             rest = clause[match.end() :]
             head = clause[start : match.start()]
-            if not prefix and not self._names_operation(head) and chit_chat(head) is None:
+            if (
+                not prefix
+                and not self._names_operation(head)
+                and chit_chat(head) is None
+                and not _starts_like_clause(head)
+            ):
                 continue  # "For account 123456, create an order": the head is no clause
-            if self._starts_with_operation(rest):
+            if self._starts_with_operation(rest) or _starts_with_question(rest):
                 next_prefix = ""
             elif create_verb is not None and self._starts_with_counted_object(rest):
                 next_prefix = create_verb + " "

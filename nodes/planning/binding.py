@@ -15,10 +15,15 @@ from typing import Any
 from stores.catalog.model import IDEMPOTENCY_PARAM, ToolSpec
 from stores.language.identifiers import identifier_base, is_identifier_name
 from stores.language.lexicon import Lexicon
+from stores.language.vocabulary import domain_vocabulary
 
-# Nouns that name an identifier space of their own: the lexicon says an "account" is a user
-# when someone creates one, but "account 123456" is an account number, never a user id.
-OWN_IDENTIFIER_SPACES = frozenset({"account"})
+
+def own_identifier_spaces() -> frozenset[str]:
+    """Nouns that name an identifier space of their own (a section of the vocabulary file).
+
+    "account 123456" is an account number, never a user id.
+    """
+    return domain_vocabulary().own_identifier_spaces
 
 
 def required_params(spec: ToolSpec) -> list[str]:
@@ -51,7 +56,7 @@ def param_bases(param: str, lexicon: Lexicon) -> list[str]:
     bases = plain_bases(param)
     canonical = []
     for base in bases:
-        if base in OWN_IDENTIFIER_SPACES:
+        if base in own_identifier_spaces():
             continue
         for kind in ("object", None):
             term = lexicon.canonical(base.replace("_", " "), kind)  # type: ignore[arg-type]
@@ -139,7 +144,7 @@ def find_named_value(
             return True, hit[1], str(hit[0])
     # A synonym of the parameter's noun ("voucher 7" for coupon_id).
     for lowered, (key, value) in lowered_named.items():
-        if lowered in OWN_IDENTIFIER_SPACES:
+        if lowered in own_identifier_spaces():
             continue
         canonical = lexicon.canonical(lowered.replace("_", " "), "object")
         if canonical and canonical.replace(" ", "_") in bases:

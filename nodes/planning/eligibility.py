@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from nodes.planning.relevance import MIN_RELEVANCE, relevance
 from nodes.state import Candidate, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
@@ -26,6 +27,7 @@ RESIDUE_PENALTY = 1.0
 # an order could move" lookalike), nor a lookup by a tool that writes.
 EFFECT_MISMATCH = 3.0
 READ_OPERATIONS = frozenset({"get", "list", "search", "count", "verify"})
+RELEVANCE_WEIGHT = 0.5
 NAME_FILLERS = frozenset({"by", "for", "from", "the", "and", "with", "all", "info", "details"})
 
 
@@ -37,6 +39,7 @@ class ScoredCandidate:
     rank: int
     spec: ToolSpec
     fit: float
+    relevance: float = 0.0
 
 
 def callable_in(spec: ToolSpec, environments: Sequence[str] | None) -> bool:
@@ -106,16 +109,27 @@ def score_candidates(
         elif sub["target"] and sub["target"] in tag_objects:
             fit += TARGET_MATCH * TAG_WEIGHT
         unknown_domain = nothing_understood(sub)
-        if fit == 0.0 and not unknown_domain:
+        shared = relevance(sub["text"], spec.name, spec.description, spec.input_schema)
+        named_object = sub["target"] and (
+            sub["target"] in name_objects or sub["target"] in tag_objects
+        )
+        if not named_object and shared < MIN_RELEVANCE and (fit == 0.0 or not sub["target"]):
+            # A verb alone ("calculate", "get") says nothing of which tool: a request that
+            # names no object the lexicon knows must share what the tool is about with its
+            # schema ("show their wallet balance" may still use get_user).
             continue
         if unknown_domain and spec.side_effect is not False:
             # Nothing in the clause was understood ("hola", "asdf"): a read may still
             # answer it, but an effect is never the planner's guess.
             continue
         score = fit + 1.0 / (rank + 1) - RESIDUE_PENALTY * name_residue(sub, spec, lexicon)
+        if fit == 0.0:
+            # No word of the lexicon names the tool: what the request shares with its
+            # schema is the fit ("the capital of Brazil" for ``country_info.capital``).
+            score += RELEVANCE_WEIGHT * shared
         if contradicts_effect(sub["operation"], spec):
             score -= EFFECT_MISMATCH
-        scored.append(ScoredCandidate(score, rank, spec, fit))
+        scored.append(ScoredCandidate(score, rank, spec, fit, shared))
     scored.sort(key=lambda item: (-item.score, item.rank))
     return scored
 

@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nodes.planning.binding import (
-    OWN_IDENTIFIER_SPACES,
     coerce_to_schema,
     find_named_value,
     identified_object,
+    own_identifier_spaces,
     plain_bases,
     required_params,
     schema_properties,
@@ -285,7 +285,7 @@ class Navigator:
         for key in named:
             lowered = str(key).lower()
             keys = {lowered}
-            if lowered not in OWN_IDENTIFIER_SPACES:
+            if lowered not in own_identifier_spaces():
                 canonical = self.lexicon.canonical(lowered.replace("_", " "), "object")
                 if canonical:
                     keys.add(canonical.replace(" ", "_"))
@@ -361,7 +361,7 @@ def param_noun(param: str, lexicon: Lexicon) -> str:
     bases = plain_bases(param)
     for base in bases[1:] or bases:
         canonical = lexicon.canonical(base.replace("_", " "), "object")
-        if canonical and base not in OWN_IDENTIFIER_SPACES:
+        if canonical and base not in own_identifier_spaces():
             return canonical
     return bases[-1] if bases else param
 

@@ -35,11 +35,14 @@ from nodes.planning.eligibility import (
     score_candidates,
 )
 from nodes.planning.navigator import Navigator, keep_said_order
+from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
 from stores.language.entities import extract_entities
 from stores.language.lexicon import Lexicon
+from stores.language.vocabulary import domain_vocabulary
+from stores.retrieval.embeddings import Embedder
 
 # How the decider weighs a candidate's binding (a dry run of the navigator): each value the
 # user gave that the call consumes counts, directly more than through a lookup; each lookup
@@ -53,17 +56,6 @@ MAX_BIND_TRIALS = 8
 # binding: a lookup that consumes "account 123456" is not what "show the cart of account
 # 123456" asks for.
 FIT_EMPHASIS = 1.0
-# Free-form parameters that take every ``key=value`` the user wrote for the call.
-ATTRIBUTE_PARAMS = frozenset({"attributes", "properties", "options", "variant"})
-# A parameter that takes a value the user named otherwise ("20 percent off" is the value).
-PARAM_ALIASES: dict[str, tuple[str, ...]] = {
-    "value": ("amount", "percent"),
-    "line1": ("street",),
-    "address_line": ("street",),
-    "amount": ("balance",),
-}
-# Parameters a bare number in the clause may fill when nothing else names it ("top up by 5").
-NUMERIC_SLOTS = ("amount", "value", "quantity")
 
 
 @dataclass(frozen=True)
@@ -85,29 +77,66 @@ class RulePlanner:
         graph: ToolDependencyGraph,
         lexicon: Lexicon,
         context: Context,
+        embedder: Embedder | None = None,
     ) -> None:
-        """Plan with this catalog, dependency graph, lexicon and run context."""
+        """Plan with this catalog, dependency graph, lexicon and run context.
+
+        With ``embedder`` (the retriever's model), free-text values are also found by meaning.
+        """
         self.catalog = catalog
         self.graph = graph
         self.lexicon = lexicon
         self.context = context
         self.navigator = Navigator(catalog, graph, lexicon, context.environments)
+        self._bindings: dict[tuple[str, str], Binding] = {}
+        self.vocabulary = domain_vocabulary()
+        self.embedder = embedder
+        self._vectors: dict[str, Any] = {}
 
     def draft(self, state: ZState) -> PlanDraft:
         """Decide every sub-intent in order and return the plan."""
         return self.plan(PlanRequest.from_state(state))
 
     def plan(self, request: PlanRequest) -> PlanDraft:
-        """Decide every sub-intent of the request in order; a question stops the plan."""
+        """Decide every sub-intent of the request in order; a question stops the plan.
+
+        In a request of several clauses, a clause that misses a value ("Can you calculate
+        the force in both scenarios?") waits until the others are decided: when another
+        clause calls the same tool with its values, the clause is covered by that call and
+        nobody is asked. Otherwise the plan is made again clause by clause, asking.
+        """
+        subs = request.intent["sub_intents"]
+        if len(subs) > 1:
+            draft = PlanDraft(request)
+            waiting: list[tuple[SubIntent, str]] = []
+            for sub in subs:
+                self._decide(draft, sub, waiting=waiting)
+            if waiting and draft.question is None:
+                called = {c["tool_id"] for c in draft.calls if c["role"] == "core"}
+                if all(tool in called for _, tool in waiting):
+                    for sub, tool in waiting:
+                        draft.decide(sub["id"], "covered", tool=tool)
+                    return draft
+            elif draft.question is None:
+                return draft
         draft = PlanDraft(request)
-        for sub in request.intent["sub_intents"]:
+        for sub in subs:
             if not self._decide(draft, sub):
                 break
         return draft
 
     # ---------------------------------------------------------------- decider
-    def _decide(self, draft: PlanDraft, sub: SubIntent) -> bool:
-        """Decide one sub-intent into the draft; False when a question stops the plan."""
+    def _decide(
+        self,
+        draft: PlanDraft,
+        sub: SubIntent,
+        waiting: list[tuple[SubIntent, str]] | None = None,
+    ) -> bool:
+        """Decide one sub-intent into the draft; False when a question stops the plan.
+
+        With ``waiting``, a clause that misses a value is put there (with its tool) instead
+        of asking.
+        """
         if sub["action"] == "direct_answer":
             draft.decide(sub["id"], "direct_answer")
             return True
@@ -145,6 +174,10 @@ class RulePlanner:
                 draft.decide(sub["id"], "gap", reason="no tool fits")
             return True
         spec = choice.spec
+        if choice.missing and waiting is not None:
+            waiting.append((sub, spec.id))
+            draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
+            return True
         if choice.missing:
             param = choice.missing[0]
             if f"{sub['id']}.{param}" in draft.request.clarifications:
@@ -160,7 +193,23 @@ class RulePlanner:
             draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
             return False
         keep_said_order(choice.calls[-1], draft.calls)
-        draft.add_calls(sub["id"], choice.calls)
+        _follow_said_steps(sub, choice.calls[-1], draft)
+        cores = [
+            core
+            for core in self._repeated_cores(sub, choice.calls[-1])
+            if not _planned_already(core, draft.calls)
+        ]
+        if not cores:
+            # Another clause already makes this very call ("Can you help me solve them?").
+            draft.decide(sub["id"], "covered", tool=spec.id)
+            return True
+        completed = _completes_earlier_call(cores, draft.calls)
+        if completed is not None:
+            # "Create a profile named X with class Mage, set the starting level to 5": the
+            # second clause only adds an argument to the first clause's call.
+            draft.decide(sub["id"], "covered", tool=spec.id, completes=completed)
+            return True
+        draft.add_calls(sub["id"], [*choice.calls[:-1], *cores])
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
 
@@ -255,6 +304,34 @@ class RulePlanner:
                 best = (key, BoundChoice(candidate.spec, total, calls, missing))
         return None if best is None else best[1]
 
+    def _repeated_cores(self, sub: SubIntent, core: PlannedCall) -> list[PlannedCall]:
+        """One core call per argument set the request gives ("in Paris and in Rome")."""
+        binding = self._bindings.get((sub["text"], core["tool_id"]))
+        if binding is None or len(binding.sets) < 2:
+            return [core]
+        varying = {
+            param
+            for param, source in core["args"].items()
+            if (
+                source.get("origin") == f"span:{param}"
+                or repr(source.get("value")) == repr(binding.sets[0].get(param))
+                or str(source.get("value")) == str(binding.sets[0].get(param))
+            )
+            and len({repr(s.get(param)) for s in binding.sets}) > 1
+        }
+        if not varying:
+            return [core]
+        cores: list[PlannedCall] = []
+        for number, values in enumerate(binding.sets):
+            args = dict(core["args"])
+            for param in varying:
+                args[param] = {"value": values[param], "origin": f"span:{param}"}
+            call_id = core["call_id"] if number == 0 else f"{core['call_id']}{number + 1}"
+            repeated = PlannedCall(**core)
+            repeated["call_id"], repeated["args"] = call_id, args
+            cores.append(repeated)
+        return cores
+
     # ---------------------------------------------------------------- binding
     def _bind_call(
         self, draft: PlanDraft, sub: SubIntent, spec: ToolSpec
@@ -269,8 +346,9 @@ class RulePlanner:
         properties = schema_properties(spec)
         args: dict[str, ArgSource] = {}
         missing: list[str] = []
+        spans = self._schema_binding(sub["text"], spec)
         for param in required_params(spec):
-            source = self._bind_param(draft, sub, spec, param, required=True)
+            source = self._bind_param(draft, sub, spec, param, required=True, spans=spans)
             if source is None:
                 missing.append(param)
             else:
@@ -278,10 +356,18 @@ class RulePlanner:
         for param in properties:
             if param in args or param == IDEMPOTENCY_PARAM or param in missing:
                 continue
-            source = self._bind_param(draft, sub, spec, param, required=False)
+            source = self._bind_param(draft, sub, spec, param, required=False, spans=spans)
             if source is not None:
                 args[param] = source
         self._bind_leftover_number(sub, spec, args)
+        request_text = str(intent.get("request") or "")
+        if missing and request_text and request_text.strip() != sub["text"].strip():
+            # A value said in another clause of the request ("... at 20 m/s and then
+            # accelerates at 10 m/s^2"): the whole request is read for what is still missing.
+            whole = self._schema_binding(request_text, spec)
+            for param in missing:
+                if param in whole.sets[0] and param not in args:
+                    args[param] = {"value": whole.sets[0][param], "origin": f"elsewhere:{param}"}
         for param in missing:
             # A value said elsewhere in the request ("... for account 123456, then ...").
             found, value, key = find_named_value(
@@ -308,8 +394,36 @@ class RulePlanner:
         }
         return [*auxiliary, core], missing
 
+    def _schema_binding(self, text: str, spec: ToolSpec) -> Binding:
+        """The schema binder's reading of a text for a tool (cached per text and tool)."""
+        key = (text, spec.id)
+        if key not in self._bindings:
+            self._bindings[key] = bind_schema(
+                text,
+                spec.input_schema,
+                similarity=self._similarity if self.embedder is not None else None,
+                exclude=content_words(spec.name.replace(".", " ")),
+            )
+        return self._bindings[key]
+
+    def _similarity(self, query: str, phrases: Sequence[str]) -> list[float]:
+        """Cosine between a text and phrases with the run's embedding model (cached)."""
+        assert self.embedder is not None
+        new = [t for t in dict.fromkeys([query, *phrases]) if t not in self._vectors]
+        if new:
+            for text, vector in zip(new, self.embedder.embed(new), strict=True):
+                self._vectors[text] = vector
+        anchor = self._vectors[query]
+        return [float(anchor @ self._vectors[phrase]) for phrase in phrases]
+
     def _bind_param(
-        self, draft: PlanDraft, sub: SubIntent, spec: ToolSpec, param: str, required: bool
+        self,
+        draft: PlanDraft,
+        sub: SubIntent,
+        spec: ToolSpec,
+        param: str,
+        required: bool,
+        spans: Binding | None = None,
     ) -> ArgSource | None:
         """Where one argument's value comes from, in order of trust; None when from nowhere."""
         schema = schema_properties(spec).get(param, {})
@@ -322,12 +436,18 @@ class RulePlanner:
             }
         found, value, key = find_named_value(param, sub.get("entities") or {}, self.lexicon)
         if found:
+            read = spans.sets[0].get(param) if spans is not None else None
+            if isinstance(read, str) and isinstance(value, str) and len(read) > len(value) \
+                    and value.lower() in read.lower():
+                # The schema binder read more of the same value ("New York City", not
+                # "New York").
+                return {"value": read, "origin": f"span:{param}"}
             return {"value": coerce_to_schema(value, schema), "origin": f"entity:{key}"}
-        for alias in PARAM_ALIASES.get(param, ()):
+        for alias in sorted(self.vocabulary.param_aliases.get(param, ())):
             value = (sub.get("entities") or {}).get(alias)
             if value is not None:
                 return {"value": coerce_to_schema(value, schema), "origin": f"entity:{alias}"}
-        if param in ATTRIBUTE_PARAMS:
+        if param in self.vocabulary.attribute_params:
             attributes = _attribute_pairs(sub, spec, draft.request.intent)
             if attributes:
                 return {"value": attributes, "origin": "entity:pairs"}
@@ -335,7 +455,10 @@ class RulePlanner:
             mentioned = enum_mentioned(sub["text"], schema)
             if mentioned is not None:
                 return {"value": mentioned, "origin": "text"}
-        return self.navigator.from_earlier_call(draft, sub, spec, param, required)
+        earlier = self.navigator.from_earlier_call(draft, sub, spec, param, required)
+        if earlier is not None or spans is None or param not in spans.sets[0]:
+            return earlier
+        return {"value": spans.sets[0][param], "origin": f"span:{param}"}
 
     def _bind_leftover_number(
         self, sub: SubIntent, spec: ToolSpec, args: dict[str, ArgSource]
@@ -351,8 +474,8 @@ class RulePlanner:
         ]
         slots = required or [
             p
-            for p in NUMERIC_SLOTS
-            if p in properties and p not in args and _is_numeric(properties[p])
+            for p in properties
+            if p in self.vocabulary.numeric_slots and p not in args and _is_numeric(properties[p])
         ]
         if not slots or len(required) > 1:
             return
@@ -367,6 +490,62 @@ class RulePlanner:
                 "value": coerce_to_schema(free[0], properties[slots[0]]),
                 "origin": "text",
             }
+
+
+def _follow_said_steps(sub: SubIntent, core: PlannedCall, draft: PlanDraft) -> None:
+    """A clause said to come after another ("then", a numbered step) waits for its calls."""
+    for earlier in sub.get("after") or []:
+        waited = [c["call_id"] for c in draft.calls if c["sub_intent_id"] == earlier]
+        core["depends_on"] = sorted({*core["depends_on"], *waited})
+
+
+def _completes_earlier_call(
+    cores: Sequence[PlannedCall], planned: Sequence[PlannedCall]
+) -> str | None:
+    """Merge a clause's one call into an earlier call of the same tool it only adds to.
+
+    The earlier call must agree on every argument both have; the arguments it lacks are
+    added to it. Returns the earlier call's id, or None when there is no such call.
+    """
+    if len(cores) != 1:
+        return None
+    core = cores[0]
+    for call in reversed(planned):
+        if call["role"] != "core" or call["tool_id"] != core["tool_id"]:
+            continue
+        if call["sub_intent_id"] == core["sub_intent_id"]:
+            return None
+        shared = set(call["args"]) & set(core["args"])
+        extra = set(core["args"]) - set(call["args"])
+        if not extra or not shared:
+            return None
+        if any(_source_key(call["args"][p]) != _source_key(core["args"][p]) for p in shared):
+            return None
+        for param in extra:
+            call["args"][param] = core["args"][param]
+        return str(call["call_id"])
+    return None
+
+
+def _source_key(source: ArgSource) -> str:
+    """What an argument is, whatever found it: its literal value or the output it reads."""
+    if "from_call" in source:
+        return f"{source['from_call']}.{source.get('field')}"
+    return repr(source.get("value"))
+
+
+def _planned_already(core: PlannedCall, planned: Sequence[PlannedCall]) -> bool:
+    """Whether another clause's core call has this tool and these literal arguments."""
+    mine = {k: repr(v.get("value")) for k, v in core["args"].items() if "from_call" not in v}
+    if len(mine) != len(core["args"]):
+        return False
+    return any(
+        call["role"] == "core"
+        and call["tool_id"] == core["tool_id"]
+        and call["sub_intent_id"] != core["sub_intent_id"]
+        and {k: repr(v.get("value")) for k, v in call["args"].items()} == mine
+        for call in planned
+    )
 
 
 def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
@@ -408,7 +587,10 @@ def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
     for call in calls:
         for source in call["args"].values():
             origin = source.get("origin", "")
-            if origin.startswith(("entity:", "request:")) or origin in {"text", "clarification"}:
+            if origin.startswith(("entity:", "request:", "span:")) or origin in {
+                "text",
+                "clarification",
+            }:
                 key = origin.split(":", 1)[-1]
                 (direct if call["role"] == "core" else through).add(key)
     return direct, through

@@ -149,6 +149,10 @@ class DomainVocabulary:
     giving_operations: frozenset[str]
     given_objects: frozenset[str]
     containers: frozenset[str]
+    attribute_params: frozenset[str]
+    param_aliases: Mapping[str, frozenset[str]]
+    numeric_slots: frozenset[str]
+    own_identifier_spaces: frozenset[str]
     greeting_answer: str
     capability_answer: str
 

@@ -6,6 +6,7 @@ from bench.evaluation.bfcl import (
     CategoryResult,
     case_request,
     compiled_tools,
+    failure_cause,
     load_cases,
     score_case,
     spread,
@@ -60,3 +61,16 @@ def test_spread_and_summary() -> None:
     assert summary({"simple_python": result}, "") == {
         "simple_python": {"accuracy": 0.25, "cases": 4}, "model": "rules"
     }
+
+
+def test_failure_causes_read_the_calls_against_the_expected_ones() -> None:
+    case = {"ground_truth": [{"f": {"a": [1], "b": ["", 2]}}]}
+    assert failure_cause("simple_python", case, []) == "no call"
+    assert failure_cause("simple_python", case, [{"g": {"a": 1}}]) == "wrong tool"
+    assert failure_cause("simple_python", case, [{"f": {"a": 1}}, {"f": {"a": 1}}]) == (
+        "wrong call count"
+    )
+    assert failure_cause("simple_python", case, [{"f": {"b": 2}}]) == "missing value"
+    assert failure_cause("simple_python", case, [{"f": {"a": 3}}]) == "wrong value"
+    assert failure_cause("simple_python", case, [{"f": {"a": 1, "c": 0}}]) == "extra value"
+    assert failure_cause("irrelevance", {}, [{"f": {}}]) == "wrong tool"

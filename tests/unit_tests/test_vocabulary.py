@@ -77,3 +77,17 @@ def test_a_missing_file_says_which_variable_named_it(
     monkeypatch.setenv(VOCABULARY_ENV, str(tmp_path / "nowhere.yaml"))
     with pytest.raises(VocabularyError, match=f"nowhere.yaml, line 1: cannot read.*{VOCABULARY_ENV}"):
         domain_vocabulary()
+
+
+def test_the_planners_domain_words_come_from_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nodes.planning.binding import own_identifier_spaces
+
+    assert own_identifier_spaces() == frozenset({"account"})
+    assert DomainVocabulary.default().param_aliases["value"] == {"amount", "percent"}
+    path = tmp_path / "vocabulary.yaml"
+    path.write_text("own_identifier_spaces: [wallet]\nnumeric_slots: [points]\n", encoding="utf-8")
+    monkeypatch.setenv(VOCABULARY_ENV, str(path))
+    assert own_identifier_spaces() == frozenset({"wallet"})
+    assert domain_vocabulary().numeric_slots == frozenset({"points"})

@@ -1,0 +1,416 @@
+"""How well a value of the request fits a tool parameter: the parameter model and its scores.
+
+Each parameter is read from its schema alone (:class:`Param`: the words of its name, its type,
+enum or the values its description lists, description words); a typed span scores against it
+by type fit (:func:`type_fit`) and by the cue words beside it (:func:`cue_score`); enum values,
+flags and a lower-case value after the parameter's name are found in the text. The assignment
+of spans to parameters is :mod:`nodes.planning.schema_binder`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from nodes.planning.request_spans import Span, context_words
+from stores.language.identifiers import (
+    identifier_base,
+    is_identifier_name,
+    singular,
+    split_words,
+)
+from stores.language.keywords import STOPWORDS, lemmatize
+
+NAME_CUE = 1.0
+DESCRIPTION_CUE = 0.45
+UNIT_CUE = 0.6
+# Below this a cue is no evidence for an optional parameter.
+STRONG_CUE = 0.7
+FUZZY_WORD = 88
+# How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
+# Words too common in parameter descriptions to say anything about a value.
+_WEAK = frozenset(
+    """the a an of to in for is be it this that which value given specified default type
+    float integer int string number list array object optional required parameter name
+    whether if use used format e g ie etc by on at with from as and or not its their""".split()
+)
+_ALLOWED = re.compile(r"['\"]([^'\"]{1,40})['\"]")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter as the binder reads its schema."""
+
+    name: str
+    schema: Mapping[str, Any]
+    required: bool
+    position: int
+    kind: str
+    item_kind: str
+    enum: tuple[Any, ...]
+    allowed: tuple[str, ...]
+    name_words: frozenset[str]
+    description_words: frozenset[str]
+    identifier: bool = False
+    closed: bool = False
+
+
+def _kind_of(schema: Mapping[str, Any]) -> str:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    if kind is None:
+        for option in schema.get("anyOf") or schema.get("oneOf") or []:
+            if isinstance(option, Mapping) and option.get("type") not in (None, "null"):
+                return _kind_of(option)
+        return "any"
+    return str(kind)
+
+
+def content_words(text: str) -> set[str]:
+    """Lemmatised, singular content words of a text (names split into words)."""
+    words: set[str] = set()
+    for raw in re.findall(r"[A-Za-z][A-Za-z0-9_]*", text):
+        for word in split_words(raw):
+            if len(word) < 2 or word in STOPWORDS or word in _WEAK or word.isdigit():
+                continue
+            words.add(lemmatize(singular(word)))
+    return words
+
+
+_CLOSED_LIST = re.compile(
+    r"allowed|one of|options|possible values|choose|either|can be|must be|valid values|"
+    r"supported|accepted",
+    re.I,
+)
+_OPEN_LIST = re.compile(r"e\.g\.?|such as|\blike\b|for example|for instance|example", re.I)
+
+
+def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
+    """Values a description lists for a string, and whether the list is closed.
+
+    "Can be 'summary' or 'detailed'" is closed (only those); "e.g. vegan, gluten-free" gives
+    examples of an open set.
+    """
+    closed = bool(_CLOSED_LIST.search(description))
+    opened = _OPEN_LIST.search(description)
+    if not closed and not opened:
+        return (), False
+    values = [m.strip() for m in _ALLOWED.findall(description)]
+    if opened and not values:
+        tail = re.split(r"[.;)]\s", description[opened.end() :] + " ", maxsplit=1)[0]
+        values = [v.strip(" .'\"") for v in re.split(r",|\bor\b|\band\b", tail)]
+        values = [v for v in values if v and len(v.split()) <= 3]
+    return tuple(dict.fromkeys(v for v in values if v)), closed and not opened
+
+
+def describe_params(schema: Mapping[str, Any]) -> list[Param]:
+    """The parameters of a JSON Schema object, as the binder reads them."""
+    properties = schema.get("properties") or {}
+    required = set(schema.get("required") or [])
+    params = []
+    for position, (name, prop) in enumerate(properties.items()):
+        prop = prop if isinstance(prop, Mapping) else {}
+        kind = _kind_of(prop)
+        items = prop.get("items") if isinstance(prop.get("items"), Mapping) else {}
+        description = str(prop.get("description") or "")
+        enum = tuple(prop.get("enum") or ())
+        allowed: tuple[str, ...] = ()
+        closed = False
+        if not enum and (kind == "string" or _kind_of(items or {}) == "string"):
+            allowed, closed = allowed_values(description)
+        params.append(
+            Param(
+                name=name,
+                schema=prop,
+                required=name in required,
+                position=position,
+                kind=kind,
+                item_kind=_kind_of(items) if items else "any",
+                enum=enum,
+                allowed=allowed,
+                name_words=frozenset(content_words(name.replace(".", " "))),
+                description_words=frozenset(content_words(description)),
+                identifier=is_identifier_name(name) and bool(identifier_base(name)),
+                closed=closed,
+            )
+        )
+    return params
+
+
+# ------------------------------------------------------------------------------ scores
+_DATE_WORDS = frozenset({"date", "day", "time", "when", "datetime", "deadline", "month"})
+
+
+def _numeric_fit(kind: str, value: Any) -> float:
+    if kind == "integer":
+        return 1.0 if isinstance(value, int | float) and float(value).is_integer() else 0.0
+    return 1.0 if kind in {"number", "any"} else 0.35 if kind == "string" else 0.0
+
+
+def type_fit(span: Span, param: Param) -> float:
+    """How well a span's kind fits the parameter's type (0 = not at all)."""
+    kind = param.item_kind if param.kind == "array" else param.kind
+    value = span.value
+    numeric = span.kind in {"number", "money", "percent"}
+    if numeric and span.text[:1].isalpha():
+        return 0.6 * _numeric_fit(kind, value)  # "three circles" counts more than it sets
+    if kind == "string":
+        dated = bool(param.name_words & _DATE_WORDS)
+        if dated and span.kind not in {"date", "time", "datetime", "keyvalue", "quoted"}:
+            return 0.3
+        if not dated and span.kind in {"date", "time", "datetime"}:
+            return 0.7
+    if kind == "integer":
+        if numeric and isinstance(value, int | float) and float(value).is_integer():
+            return 1.0
+        if span.kind == "keyvalue" and isinstance(value, int) and not isinstance(value, bool):
+            return 1.0
+        return 0.0
+    if kind == "number":
+        if numeric or (
+            span.kind == "keyvalue"
+            and isinstance(value, int | float)
+            and not isinstance(value, bool)
+        ):
+            return 1.0
+        return 0.0
+    if kind == "boolean":
+        return 1.0 if span.kind == "boolean" or isinstance(value, bool) else 0.0
+    if kind == "string":
+        if span.kind in {
+            "name",
+            "quoted",
+            "date",
+            "time",
+            "datetime",
+            "url",
+            "email",
+            "path",
+            "identifier",
+            "phrase",
+        }:
+            return 1.0
+        if span.kind == "keyvalue":
+            return 0.9
+        if span.kind == "number":
+            return 0.35
+        return 0.15
+    if kind == "object":
+        return 1.0 if span.kind == "json" and isinstance(value, dict) else 0.0
+    if kind == "any":
+        return 0.6
+    return 0.0
+
+
+def _word_match(word: str, targets: Iterable[str]) -> bool:
+    for target in targets:
+        if word == target:
+            return True
+        if len(word) > 3 and len(target) > 3 and fuzz.ratio(word, target) >= FUZZY_WORD:
+            return True
+        if (
+            len(word) >= 4
+            and len(target) >= 4
+            and (word.startswith(target) or target.startswith(word))
+        ):
+            return True
+    return False
+
+
+def cue_score(text: str, span: Span, param: Param) -> float:
+    """Evidence from the words beside a span that it is this parameter's value."""
+    before, after = context_words(text, span, window=4)
+    score = 0.0
+    for distance, raw in enumerate(reversed(before)):
+        word = lemmatize(singular(raw))
+        if word in STOPWORDS or word in _WEAK or len(word) < 2:
+            continue
+        decay = 1.0 / (1 + 0.35 * distance)
+        if _word_match(word, param.name_words):
+            score = max(score, NAME_CUE * decay)
+        elif _word_match(word, param.description_words):
+            score = max(score, DESCRIPTION_CUE * decay)
+    for distance, raw in enumerate(after[:2]):
+        word = lemmatize(singular(raw))
+        if word in STOPWORDS or word in _WEAK or len(word) < 2:
+            continue
+        decay = 0.65 / (1 + 0.5 * distance)
+        if _word_match(word, param.name_words):
+            score = max(score, NAME_CUE * decay)
+        elif _word_match(word, param.description_words):
+            score = max(score, DESCRIPTION_CUE * decay)
+    if span.unit and type_fit(span, param) >= 0.6:
+        unit = lemmatize(singular(span.unit.lower()))
+        # "two tickets" sets num_tickets, but "three circles" is no circle's radius.
+        said = (
+            param.name_words
+            if span.text[:1].isalpha()
+            else param.name_words | param.description_words
+        )
+        if _word_match(unit, said):
+            score = max(score, UNIT_CUE) + 0.2
+    if span.kind == "keyvalue" and span.key:
+        key_words = content_words(span.key) or {span.key.lower()}
+        if span.key == param.name or span.key.lower() == param.name.lower():
+            score = max(score, 3.0)
+        elif key_words and all(_word_match(w, param.name_words) for w in key_words):
+            score = max(score, 2.0)
+        else:
+            score -= 1.0
+    return score
+
+
+def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
+    """The enum (or allowed) value the text names, typo-tolerant, and where it starts."""
+    options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
+    lowered = text.lower()
+    best: tuple[float, Any, int] | None = None
+    candidate: tuple[float, Any, int] | None
+    for option in options:
+        spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
+        found = re.search(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered)
+        if found:
+            candidate = (100.0 + len(spoken), option, found.start())
+        else:
+            if len(spoken) < 5:
+                continue
+            words = re.findall(r"[a-z0-9]+", lowered)
+            width = len(spoken.split())
+            candidate = None
+            for index in range(len(words) - width + 1):
+                window = " ".join(words[index : index + width])
+                ratio = fuzz.ratio(window, spoken)
+                if _lemmas(window) == _lemmas(spoken):
+                    ratio = 95.0  # "detail" names "detailed"
+                if ratio >= 88 and (candidate is None or ratio > candidate[0]):
+                    candidate = (ratio, option, lowered.find(window))
+            if candidate is None:
+                continue
+        if best is None or candidate[0] > best[0]:
+            best = candidate
+    return None if best is None else (best[1], best[2])
+
+
+def _lemmas(text: str) -> tuple[str, ...]:
+    return tuple(lemmatize(singular(word)) for word in text.split())
+
+
+def enum_mentions(text: str, param: Param) -> list[Any]:
+    """Every enum (or allowed) value the text names word for word, in the order said."""
+    lowered = text.lower()
+    found: list[tuple[int, Any]] = []
+    for option in param.enum or param.allowed:
+        if not isinstance(option, str) or not option.strip():
+            continue
+        spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
+        for match in re.finditer(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered):
+            found.append((match.start(), option))
+    return [option for _, option in sorted(found)]
+
+
+def _phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | None:
+    """A lower-case value right after the parameter's name ("resistivity of copper")."""
+    if param.kind != "string" or not param.name_words:
+        return None
+    words = list(re.finditer(r"[A-Za-z][\w'\-]*", text))
+    for index, word in enumerate(words):
+        lemma = lemmatize(singular(word.group().lower()))
+        if not _word_match(lemma, param.name_words):
+            continue
+        stop = index + 1
+        while stop < len(words) and words[stop].group().lower() in {
+            "of",
+            "is",
+            "as",
+            "called",
+            "named",
+            "to",
+            "be",
+            "for",
+            "in",
+            "the",
+            "a",
+            "an",
+            "at",
+        }:
+            stop += 1
+        if (
+            stop >= len(words)
+            or stop == index + 1
+            and text[word.end() : words[stop].start()].strip() not in {":", "="}
+        ):
+            continue
+        value_words: list[re.Match[str]] = []
+        position = stop
+        while position < len(words) and len(value_words) < 3:
+            candidate = words[position].group()
+            if candidate.lower() in STOPWORDS or candidate.lower() in _WEAK:
+                break
+            if value_words and text[words[position - 1].end() : words[position].start()].strip():
+                break
+            value_words.append(words[position])
+            position += 1
+        if not value_words:
+            continue
+        start, end = value_words[0].start(), value_words[-1].end()
+        if any(not (end <= s.start or start >= s.end) for s in taken):
+            continue
+        return Span("phrase", text[start:end], text[start:end], start, end)
+    return None
+
+
+# ------------------------------------------------------------------------------ binding
+def span_value(span: Span, param: Param) -> Any:
+    """A span's value for a parameter (a percentage is a fraction unless it says percent).
+
+    "5%" is 0.05 for "the annual interest rate", and 5 for "the yield as a percentage".
+    """
+    if span.kind == "percent" and param.kind == "number" and isinstance(span.value, int | float):
+        said = " ".join(param.description_words)
+        if "percent" not in said and "percentage" not in said:
+            return round(float(span.value) / 100, 10)
+    return coerce(span.value, param)
+
+
+def coerce(value: Any, param: Param) -> Any:
+    """A span's value in the parameter's JSON type."""
+    kind = param.item_kind if param.kind == "array" else param.kind
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if kind == "string" and not isinstance(value, str):
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return str(value)
+    return value
+
+
+_NEGATIONS = frozenset({"no", "not", "without", "don't", "dont", "exclude", "excluding", "never"})
+# Words of a flag's name that only say it is a flag ("include_", "is_", "use_").
+_FLAG_WORDS = frozenset(
+    """include is use get show with enable enabled has should want return flag consider fetch
+    add apply need""".split()
+)
+
+
+def flag_value(text: str, param: Param) -> bool | None:
+    """A boolean flag the request turns on by naming it ("including human impact")."""
+    words = {w for w in param.name_words if w not in _FLAG_WORDS}
+    if not words:
+        return None
+    said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
+    positions = []
+    for word in words:
+        hits = [i for i, w in enumerate(said) if _word_match(w, {word})]
+        if not hits:
+            return None
+        positions.append(hits[0])
+    first = min(positions)
+    before = {w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)[max(0, first - 3) : first]}
+    return not (before & _NEGATIONS)

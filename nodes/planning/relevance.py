@@ -1,0 +1,81 @@
+"""Does a tool fit a request at all? A lexical test between the request and the tool's schema.
+
+The request's content words (lemmatised, singular, fuzzy with rapidfuzz) are matched against
+the words of the tool's name, its description and its parameters' names. What the tool's name
+says weighs most: a tool that shares only a parameter word with the request ("height" of a
+body-mass-index tool for "the area of a triangle with height 5") is not about it. Words that
+most function names share ("get", "calculate", "info") say nothing about which one is meant
+and are skipped in names. No domain vocabulary: everything comes from the tool's own schema.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from nodes.planning.schema_binder import content_words
+
+NAME_WEIGHT = 1.0
+DESCRIPTION_WEIGHT = 0.4
+PARAMETER_WEIGHT = 0.25
+# A request must share at least this much with a tool for the tool to be considered.
+MIN_RELEVANCE = 0.9
+# Words that start most function names and say only that something is computed or fetched.
+_GENERIC_NAME_WORDS = frozenset(
+    """get set find calculate calc compute fetch retrieve search list info information detail
+    data query lookup check determine estimate generate create make run tool api function
+    service by for of the to from with and or in on all new""".split()
+)
+
+
+@dataclass(frozen=True)
+class ToolWords:
+    """The words a tool's schema is about, by where they come from."""
+
+    name: frozenset[str]
+    description: frozenset[str]
+    parameters: frozenset[str]
+
+
+@lru_cache(maxsize=4096)
+def _tool_words(name: str, description: str, parameters: tuple[str, ...]) -> ToolWords:
+    name_words = content_words(re.sub(r"[._/\-]", " ", name)) - _GENERIC_NAME_WORDS
+    return ToolWords(
+        name=frozenset(name_words),
+        description=frozenset(content_words(description)),
+        parameters=frozenset(w for p in parameters for w in content_words(p)),
+    )
+
+
+def tool_words(name: str, description: str, schema: Mapping[str, Any]) -> ToolWords:
+    """The words of a tool's name, description and parameter names (cached)."""
+    parameters = tuple(sorted((schema.get("properties") or {}).keys()))
+    return _tool_words(name, description, parameters)
+
+
+def _matches(word: str, targets: Iterable[str]) -> bool:
+    for target in targets:
+        if word == target:
+            return True
+        if len(word) > 4 and len(target) > 4 and fuzz.ratio(word, target) >= 85:
+            return True
+    return False
+
+
+def relevance(text: str, name: str, description: str, schema: Mapping[str, Any]) -> float:
+    """How much a request shares with a tool (0 = nothing); see the module docstring."""
+    words = tool_words(name, description, schema)
+    score = 0.0
+    for word in content_words(text):
+        if _matches(word, words.name):
+            score += NAME_WEIGHT
+        elif _matches(word, words.description):
+            score += DESCRIPTION_WEIGHT
+        elif _matches(word, words.parameters):
+            score += PARAMETER_WEIGHT
+    return score

@@ -1,0 +1,471 @@
+"""Typed spans of a request for the schema binder: numbers, money, quoted text, names, lists.
+
+A stand-in with the interface of ``stores/language/spans.py`` (being written on its own
+branch): ``Span(kind, value, text, start, end, unit, key, items)``, ``extract_spans(text)``
+(ordered, non-overlapping; a list's items in ``.items``) and ``context_words(text, span)``.
+The binder (:mod:`nodes.planning.schema_binder`) reads only that interface, so swapping this
+module for the shared one changes one import.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+SPAN_KINDS = frozenset(
+    """number money percent date time datetime duration quoted path url email identifier
+    keyvalue json list name boolean""".split()
+)
+
+_NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "thousand": 1000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "dozen": 12,
+    "half": 0.5,
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+_MONTHS = (
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+).split()
+_NOT_NAMES = frozenset(
+    """i i'm i'd i've a an the what what's which who how when where why is are can could would
+    should will please find get calculate compute give tell show list let me my we our you
+    your it its this that these those and or but if for in on at of to with by from also then
+    now hi hello hey ok okay do does did use using retrieve fetch provide search check create
+    make add set update delete book order play plot predict identify determine generate""".split()
+)
+_CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "and", "&", "du"})
+
+_QUOTED = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”|(?<![\w])'([^'\n]+)'(?![\w])|`([^`\n]+)`")
+_URL = re.compile(r"\bhttps?://[^\s,;]+[^\s,;.)]|\bwww\.[^\s,;]+[^\s,;.)]", re.I)
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_PATH = re.compile(
+    r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]+/?"
+    r"|\b[\w\-]+\.(?:txt|csv|json|py|md|pdf|png|jpe?g|xlsx|xml|ya?ml|log|html|docx?)\b"
+)
+_KEYVALUE = re.compile(r"\b([A-Za-z_][\w.]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[^\s,;]+)")
+_ISO_DATE = re.compile(
+    r"\b\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b"
+    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+)
+_MONTH_DATE = re.compile(
+    r"\b(?:" + "|".join(_MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\.?(?:,?\s+\d{4})?\b",
+    re.I,
+)
+_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
+_MONEY = re.compile(
+    r"(?:[$€£¥]\s?)(\d[\d,]*(?:\.\d+)?)(?:\s*(k|m|million|billion|thousand))?"
+    r"|\b(\d[\d,]*(?:\.\d+)?)\s*(?:dollars|usd|euros?|eur|pounds|gbp|yen|yuan|rmb)\b",
+    re.I,
+)
+_PERCENT = re.compile(r"(-?\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)", re.I)
+_NUMBER = re.compile(
+    r"(?<![\w.])[-−]?\d+(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.])[-−]?\d*\.?\d+(?:[eE][-+]?\d+)?"
+    r"(?:\s*[x×*]\s*10\^[-+]?\d+|\^[-+]?\d+)?"
+)
+_UNIT_ATTACHED = re.compile(r"[A-Za-z°µΩ/²³^\d]*[A-Za-z°µΩ²³](?:\^\d+)?")
+_UNIT_FOLLOWING = re.compile(r"\s+([A-Za-z°µΩ/²³]+(?:\^\d+)?(?:/[A-Za-z²³^\d]+)?)")
+_WORD = re.compile(r"[A-Za-z][\w'’\-.]*[\w]|[A-Za-z]|\d[\w.\-]*")
+_IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A typed value in a request.
+
+    Attributes:
+        kind: One of :data:`SPAN_KINDS`.
+        value: The typed value (float/int for numbers, str for text, list for lists ...).
+        text: The text as written.
+        start: Character offset of its start.
+        end: Character offset of its end.
+        unit: The unit written with a number ("5 m", "20 minutes"), if any.
+        key: The key of a ``key=value`` span.
+        items: The items of a ``list`` span.
+    """
+
+    kind: str
+    value: Any
+    text: str
+    start: int
+    end: int
+    unit: str | None = None
+    key: str | None = None
+    items: tuple[Span, ...] = ()
+
+
+def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
+    return all(end <= a or start >= b for a, b in taken)
+
+
+def _number(raw: str) -> float:
+    text = raw.replace(",", "").replace("−", "-").replace("×", "x").replace(" ", "")
+    if "^" in text:
+        if "x10^" in text or "*10^" in text:
+            base, power = re.split(r"[x*]10\^", text)
+            return float(base) * float(10 ** int(power))
+        base, power = text.split("^")
+        return float(float(base) ** int(power))
+    value = float(text)
+    if value.is_integer() and "." not in text and "e" not in text.lower():
+        return int(value)
+    return value
+
+
+def _number_words(words: list[str]) -> float | None:
+    total, current, seen = 0.0, 0.0, False
+    for word in words:
+        word = word.lower()
+        for part in word.split("-"):
+            if part not in _NUMBER_WORDS:
+                return None
+            value = _NUMBER_WORDS[part]
+            seen = True
+            if part in _SCALES:
+                current = max(current, 1) * value
+                if value >= 1000:
+                    total, current = total + current, 0
+            else:
+                current += value
+    return total + current if seen else None
+
+
+def _add(spans: list[Span], taken: list[tuple[int, int]], span: Span) -> None:
+    spans.append(span)
+    taken.append((span.start, span.end))
+
+
+def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
+    spans: list[Span] = []
+    taken: list[tuple[int, int]] = []
+    for match in _QUOTED.finditer(text):
+        inner = next(g for g in match.groups() if g is not None)
+        _add(spans, taken, Span("quoted", inner, match.group(), match.start(), match.end()))
+    for opener, closer in (("{", "}"), ("[", "]")):
+        for match in re.finditer(re.escape(opener) + r"[^\n]*?" + re.escape(closer), text):
+            if not _free(taken, match.start(), match.end()):
+                continue
+            literal = _literal(match.group())
+            if literal is not None:
+                _add(spans, taken, Span("json", literal, match.group(), match.start(), match.end()))
+    for kind, pattern in (("url", _URL), ("email", _EMAIL)):
+        for match in pattern.finditer(text):
+            if _free(taken, match.start(), match.end()):
+                _add(
+                    spans,
+                    taken,
+                    Span(kind, match.group(), match.group(), match.start(), match.end()),
+                )
+    for match in _KEYVALUE.finditer(text):
+        if not _free(taken, match.start(), match.end()):
+            continue
+        raw = match.group(2).strip("\"'")
+        if match.group(0).count(":") and not re.search(r"\d|[\"']", match.group(2)):
+            continue  # "Note: the ..." is prose, not a pair
+        _add(
+            spans,
+            taken,
+            Span(
+                "keyvalue",
+                _scalar(raw),
+                match.group(),
+                match.start(),
+                match.end(),
+                key=match.group(1),
+            ),
+        )
+    for match in _PATH.finditer(text):
+        if _free(taken, match.start(), match.end()) and (
+            "/" in match.group() or "." in match.group()
+        ):
+            if re.fullmatch(r"\d+/\d+", match.group().strip("/")):
+                continue
+            _add(
+                spans, taken, Span("path", match.group(), match.group(), match.start(), match.end())
+            )
+    for kind, pattern in (("date", _ISO_DATE), ("date", _MONTH_DATE), ("time", _TIME)):
+        for match in pattern.finditer(text):
+            if _free(taken, match.start(), match.end()):
+                surface = match.group().strip()
+                _add(spans, taken, Span(kind, surface, surface, match.start(), match.end()))
+    for match in _MONEY.finditer(text):
+        if not _free(taken, match.start(), match.end()):
+            continue
+        raw = match.group(1) or match.group(3)
+        value = _number(raw)
+        scale = (match.group(2) or "").lower()
+        value = value * {"k": 1000, "thousand": 1000, "m": 1e6, "million": 1e6, "billion": 1e9}.get(
+            scale, 1
+        )
+        _add(
+            spans,
+            taken,
+            Span(
+                "money",
+                value,
+                match.group(),
+                match.start(),
+                match.end(),
+                unit="USD" if "$" in match.group() else None,
+            ),
+        )
+    for match in _PERCENT.finditer(text):
+        if _free(taken, match.start(), match.end()):
+            _add(
+                spans,
+                taken,
+                Span(
+                    "percent",
+                    _number(match.group(1)),
+                    match.group(),
+                    match.start(),
+                    match.end(),
+                    unit="%",
+                ),
+            )
+    _scan_names(text, spans, taken)
+    for match in _NUMBER.finditer(text):
+        if not _free(taken, match.start(), match.end()):
+            continue
+        try:
+            value = _number(match.group())
+        except (ValueError, OverflowError):
+            continue
+        end = match.end()
+        scale = re.match(r"\s*(hundred|thousand|million|billion|trillion)\b", text[end:], re.I)
+        if scale:
+            value = value * {"hundred": 100, "thousand": 1000, "million": 10**6,
+                             "billion": 10**9, "trillion": 10**12}[scale.group(1).lower()]
+            end += scale.end()
+        unit = None
+        attached = _UNIT_ATTACHED.match(text, end)
+        if attached and attached.group() and not text[end : end + 1].isspace():
+            unit, end = attached.group(), attached.end()
+        else:
+            following = re.match(_UNIT_FOLLOWING, text[end:])
+            if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS:
+                unit, end = following.group(1), end + following.end()
+        _add(
+            spans,
+            taken,
+            Span("number", value, text[match.start() : end], match.start(), end, unit=unit),
+        )
+    for match in re.finditer(r"\b(?:[A-Za-z]+(?:[\s-]+|$))+", text):
+        words = list(re.finditer(r"[A-Za-z]+(?:-[A-Za-z]+)*", match.group()))
+        index = 0
+        while index < len(words):
+            stop = index
+            while stop < len(words) and all(
+                p in _NUMBER_WORDS for p in words[stop].group().lower().split("-")
+            ):
+                stop += 1
+            if stop > index:
+                run = [w.group() for w in words[index:stop]]
+                value_words = _number_words(run)
+                start = match.start() + words[index].start()
+                end = match.start() + words[stop - 1].end()
+                if value_words is not None and _free(taken, start, end) and run != ["half"]:
+                    if run[0].lower() in {"hundred", "thousand", "million", "dozen"}:
+                        index = stop
+                        continue
+                    number = int(value_words) if float(value_words).is_integer() else value_words
+                    following = re.match(r"\s+([A-Za-z]+)", text[end:])
+                    unit = None
+                    if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS:
+                        unit, end = following.group(1), end + following.end()
+                    _add(
+                        spans, taken, Span("number", number, text[start:end], start, end, unit=unit)
+                    )
+                index = stop
+            else:
+                index += 1
+    for match in re.finditer(r"\b(true|false)\b", text, re.I):
+        if _free(taken, match.start(), match.end()):
+            _add(
+                spans,
+                taken,
+                Span(
+                    "boolean",
+                    match.group().lower() == "true",
+                    match.group(),
+                    match.start(),
+                    match.end(),
+                ),
+            )
+    for match in _IDENTIFIER.finditer(text):
+        if _free(taken, match.start(), match.end()):
+            _add(
+                spans,
+                taken,
+                Span("identifier", match.group(), match.group(), match.start(), match.end()),
+            )
+    spans.sort(key=lambda s: s.start)
+    return spans
+
+
+def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> None:
+    """Capitalized runs ("Taylor Swift", "New York City", "Maroon 5") not at a sentence start."""
+    words = list(re.finditer(r"[A-Za-z][\w'’&.\-]*[\w]|[A-Za-z]|\d+", text))
+    index = 0
+    while index < len(words):
+        word = words[index]
+        raw = word.group()
+        sentence_start = (
+            not text[: word.start()].strip() or text[: word.start()].rstrip()[-1:] in ".?!"
+        )
+        capital = raw[:1].isupper() and raw.lower() not in _NOT_NAMES
+        if not capital or not _free(taken, word.start(), word.end()):
+            index += 1
+            continue
+        stop = index + 1
+        while stop < len(words):
+            nxt = words[stop].group()
+            gap = text[words[stop - 1].end() : words[stop].start()]
+            if gap.strip() not in {"", "-", "&"} or not _free(
+                taken, words[stop].start(), words[stop].end()
+            ):
+                break
+            trailing_digit = (
+                nxt.isdigit()
+                and len(nxt) <= 2
+                and stop == index + 1
+                and re.match(
+                    r"\s*(?:[,.;!?)]|(?:and|or|for|in|on|at|with|by|from|to)\b|$)",
+                    text[words[stop].end() :],
+                )
+                is not None
+            )
+            if nxt[:1].isupper() or trailing_digit:
+                stop += 1
+            elif (
+                nxt.lower() in _CONNECTORS - {"and"}
+                and stop + 1 < len(words)
+                and words[stop + 1].group()[:1].isupper()
+            ):
+                stop += 2
+            else:
+                break
+        if sentence_start and stop == index + 1:
+            index += 1
+            continue
+        start, end = word.start(), words[stop - 1].end()
+        if text[end - 2 : end].lower() in {"'s", "’s"}:
+            end -= 2  # "Ronaldo's matches": the name is Ronaldo
+        surface = text[start:end]
+        _add(spans, taken, Span("name", surface, surface, start, end))
+        index = stop
+
+
+def _literal(raw: str) -> Any:
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            return parse(raw)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return None
+
+
+def _scalar(raw: str) -> Any:
+    lowered = raw.lower()
+    if lowered in {"true", "false"}:
+        return lowered == "true"
+    try:
+        return _number(raw)
+    except (ValueError, OverflowError):
+        return raw
+
+
+_LIST_JOINERS = re.compile(
+    r"^\s*(?:,\s*(?:and|or|&)?|and|or|&|as\s+well\s+as|vs\.?|versus)\s*$", re.I
+)
+
+
+def _group_lists(text: str, atoms: list[Span]) -> list[Span]:
+    """Join runs of same-kind spans separated by ", " / "and" / "or" into list spans."""
+    grouped: list[Span] = []
+    index = 0
+    while index < len(atoms):
+        run = [atoms[index]]
+        stop = index + 1
+        while stop < len(atoms):
+            gap = text[run[-1].end : atoms[stop].start]
+            if _compatible(run[0], atoms[stop]) and _LIST_JOINERS.match(gap):
+                run.append(atoms[stop])
+                stop += 1
+            else:
+                break
+        joined = " ".join(text[a.end : b.start] for a, b in zip(run, run[1:], strict=False))
+        if len(run) == 2 and run[0].kind == "name" and not re.search(r"\b(?:and|or)\b|&", joined):
+            run = run[:1]  # "Chicago, Illinois" is a place, not a list
+            stop = index + 1
+        if len(run) > 1:
+            grouped.append(
+                Span(
+                    "list",
+                    [s.value for s in run],
+                    text[run[0].start : run[-1].end],
+                    run[0].start,
+                    run[-1].end,
+                    items=tuple(run),
+                )
+            )
+        else:
+            grouped.append(run[0])
+        index = stop
+    return grouped
+
+
+def _compatible(first: Span, other: Span) -> bool:
+    if first.kind != other.kind or first.kind in {"keyvalue", "json"}:
+        return False
+    if first.kind == "number" and first.unit and other.unit:
+        return first.unit.lower() == other.unit.lower()
+    return True
+
+
+def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
+    """The typed spans of a text, ordered and non-overlapping; lists hold their items."""
+    return _group_lists(text, _scan_atoms(text, now))
+
+
+def context_words(text: str, span: Span, window: int = 4) -> tuple[list[str], list[str]]:
+    """Up to ``window`` lower-cased words before and after a span (nearest last / first)."""
+    before = [w.lower() for w in _WORD.findall(text[: span.start])][-window:]
+    after = [w.lower() for w in _WORD.findall(text[span.end :])][:window]
+    return before, after

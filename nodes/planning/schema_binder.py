@@ -1,0 +1,517 @@
+"""Binding by schema: typed spans of a request assigned jointly to a tool's parameters.
+
+Each parameter is described by its schema alone: the words of its name, its type, enum (or the
+values its description lists as allowed), description and default. Each typed span of the
+request (:mod:`nodes.planning.request_spans`) scores against each parameter by type fit and by
+the cue words beside it (the parameter's name and description words, lemmatised, fuzzy with
+rapidfuzz, the span's unit included); spans go to parameters by a joint greedy assignment
+(best pair first, ties broken by the order the schema and the request share). A parameter that
+wants an array gets every item of a list span; a list span, or repeated values of one
+parameter, filling a scalar parameter make one argument set per item (parallel calls).
+Optional parameters are filled only on strong evidence (a cue word beside the value, a
+``key=value``, an allowed value named); their defaults are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nodes.planning.param_fit import (
+    _WEAK,
+    STRONG_CUE,
+    Param,
+    _phrase_after_cue,
+    _word_match,
+    coerce,
+    content_words,
+    cue_score,
+    describe_params,
+    enum_mentions,
+    enum_value,
+    flag_value,
+    span_value,
+    type_fit,
+)
+from nodes.planning.request_spans import Span, context_words, extract_spans
+from stores.language.identifiers import singular, split_words
+from stores.language.keywords import STOPWORDS, lemmatize
+
+__all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
+
+# How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
+PHRASE_SIMILARITY = 0.3
+Similarity = Callable[[str, Sequence[str]], Sequence[float]]
+
+
+@dataclass
+class Binding:
+    """The arguments a request gives a tool.
+
+    Attributes:
+        sets: One argument set per call (parallel calls when several); literal values.
+        missing: Required parameters no span fills.
+        evidence: Per parameter, the score of the value bound to it.
+    """
+
+    sets: list[dict[str, Any]] = field(default_factory=lambda: [{}])
+    missing: list[str] = field(default_factory=list)
+    evidence: dict[str, float] = field(default_factory=dict)
+
+
+def bind_schema(
+    text: str,
+    schema: Mapping[str, Any],
+    *,
+    bound: Iterable[str] = (),
+    spans: Sequence[Span] | None = None,
+    similarity: Similarity | None = None,
+    exclude: Iterable[str] = (),
+) -> Binding:
+    """Bind the parameters of ``schema`` from ``text`` (those in ``bound`` are skipped).
+
+    With ``similarity`` (the embedding model's cosine between a text and candidates), a
+    required string parameter nothing else fills takes the phrase of the request nearest in
+    meaning to its description ("the plasma membrane" for "the specific cell compartment"),
+    never a word of ``exclude`` (the tool's own name).
+    """
+    params = [p for p in describe_params(schema) if p.name not in set(bound)]
+    found = list(spans) if spans is not None else extract_spans(text)
+    atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
+    for group, span in enumerate(found):
+        if span.kind == "list":
+            atoms.extend((item, group) for item in span.items)
+        else:
+            atoms.append((span, -1))
+    values: dict[str, list[Any]] = {}
+    evidence: dict[str, float] = {}
+    used: set[int] = set()
+    # Enum / allowed values named in the text bind first: the strongest evidence there is.
+    for param in params:
+        if param.enum or param.allowed:
+            named = enum_value(text, param)
+            if named is not None and param.kind == "array":
+                values[param.name] = [enum_mentions(text, param) or [named[0]]]
+                evidence[param.name] = 2.0
+            elif named is not None:
+                values[param.name] = [named[0]]
+                evidence[param.name] = 2.0
+                for index, (span, _) in enumerate(atoms):
+                    if span.start <= named[1] < span.end:
+                        used.add(index)
+                others = enum_mentions(text, param)
+                if param.kind != "array" and len(others) > 1 and named[0] in others:
+                    values[param.name] = others  # "gini ... and entropy": one call each
+        elif param.kind == "boolean":
+            flag = flag_value(text, param)
+            if flag is not None:
+                values[param.name] = [flag]
+                evidence[param.name] = 1.0
+    # Arrays take a whole list span (or a json list).
+    for param in params:
+        if param.name in values or param.kind != "array":
+            continue
+        best_group: tuple[float, list[int]] | None = None
+        for group, span in enumerate(found):
+            if span.kind == "json" and isinstance(span.value, list):
+                members = [i for i, (s, _) in enumerate(atoms) if s is span]
+            elif span.kind == "list":
+                members = [i for i, (_, g) in enumerate(atoms) if g == group]
+            else:
+                continue
+            if any(i in used for i in members):
+                continue
+            fit = min(type_fit(atoms[i][0], param) if span.kind == "list" else 1.0 for i in members)
+            if fit <= 0.3:
+                continue
+            score = fit + cue_score(text, span, param)
+            if best_group is None or score > best_group[0]:
+                best_group = (score, members)
+        if best_group is not None:
+            members = best_group[1]
+            first = atoms[members[0]][0]
+            if first.kind == "json":
+                values[param.name] = [list(first.value)]
+            else:
+                values[param.name] = [[coerce(atoms[i][0].value, param) for i in members]]
+            evidence[param.name] = best_group[0]
+            used.update(members)
+    # A list whose items fill a numbered series of parameters (side1, side2, side3) in order.
+    for group, span in enumerate(found):
+        if span.kind != "list":
+            continue
+        members = [i for i, (_, g) in enumerate(atoms) if g == group and i not in used]
+        series = _numbered_series(
+            [p for p in params if p.name not in values and p.kind != "array"], len(members)
+        )
+        if series and all(
+            type_fit(atoms[i][0], p) >= 1.0 for i, p in zip(members, series, strict=True)
+        ):
+            for index, param in zip(members, series, strict=True):
+                values[param.name] = [span_value(atoms[index][0], param)]
+                evidence[param.name] = 1.0
+                used.add(index)
+    # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
+    # sets said again in the same shape are assigned set by set.
+    free_params = [p for p in params if p.name not in values]
+    assigned: dict[str, int] = {}
+    cue_of: dict[str, float] = {}
+    for chunks in _repeated_chunks(atoms, used):
+        per_set = [_assign(text, atoms, set(chunk), free_params) for chunk in chunks]
+        names = set(per_set[0][0])
+        if len(names) < 2 or any(set(found) != names for found, _, _ in per_set):
+            continue
+        by_name = {p.name: p for p in free_params}
+        for name in names:
+            values[name] = [
+                span_value(atoms[found[name]][0], by_name[name]) for found, _, _ in per_set
+            ]
+            evidence[name] = per_set[0][2][name]
+        used.update(i for chunk in chunks for i in chunk)
+        break
+    else:
+        free = {i for i in range(len(atoms)) if i not in used}
+        assigned, cue_of, scores = _assign(text, atoms, free, free_params)
+        by_name = {p.name: p for p in free_params}
+        for name, index in assigned.items():
+            value = span_value(atoms[index][0], by_name[name])
+            values[name] = [[value]] if by_name[name].kind == "array" else [value]
+            evidence[name] = scores[name]
+            used.add(index)
+    # A string parameter still empty may take the words right after its name.
+    for param in free_params:
+        if param.name in values:
+            continue
+        taken = [atoms[i][0] for i in used]
+        phrase = _phrase_after_cue(text, param, taken)
+        if phrase is not None:
+            values[param.name] = [phrase.value]
+            evidence[param.name] = 1.0
+    if similarity is not None:
+        _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
+    _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
+    missing = [p.name for p in params if p.required and p.name not in values]
+    crossed = _crossed_lists(text, found, values, free_params)
+    return Binding(sets=_argument_sets(values, crossed), missing=missing, evidence=evidence)
+
+
+def _phrases_by_meaning(
+    text: str,
+    atoms: Sequence[tuple[Span, int]],
+    used: set[int],
+    values: dict[str, list[Any]],
+    params: Sequence[Param],
+    similarity: Similarity,
+    exclude: set[str],
+) -> None:
+    """Fill required free-text parameters with the phrase nearest their description."""
+    wanted = [
+        p
+        for p in params
+        if p.name not in values
+        and p.required
+        and p.kind == "string"
+        and not p.closed
+        and not p.identifier
+    ]
+    if not wanted:
+        return
+    blocked = [(atoms[i][0].start, atoms[i][0].end) for i in used]
+    blocked += [
+        (m.start(), m.end())
+        for v in values.values()
+        for item in v
+        if isinstance(item, str) and item
+        for m in re.finditer(re.escape(item), text)
+    ]
+    words = [
+        m
+        for m in re.finditer(r"[A-Za-z][A-Za-z'\-]*", text)
+        if all(m.end() <= a or m.start() >= b for a, b in blocked)
+    ]
+    runs: list[list[re.Match[str]]] = [[]]
+    for index, word in enumerate(words):
+        lowered = word.group().lower()
+        lemma = lemmatize(singular(lowered))
+        useless = lowered in STOPWORDS or lowered in _WEAK or len(lowered) < 3 or lemma in exclude
+        adjacent = index > 0 and not text[words[index - 1].end() : word.start()].strip()
+        if useless or not adjacent:
+            runs.append([])
+        if not useless:
+            runs[-1].append(word)
+    phrases = list(
+        dict.fromkeys(
+            text[run[i].start() : run[j - 1].end()]
+            for run in runs
+            for i in range(len(run))
+            for j in range(i + 1, min(len(run), i + 3) + 1)
+        )
+    )
+    if not phrases:
+        return
+    for param in wanted:
+        query = " ".join(split_words(param.name)) + ": " + str(param.schema.get("description", ""))
+        scores = list(similarity(query, phrases))
+        best = max(range(len(phrases)), key=lambda i: scores[i])
+        if scores[best] >= PHRASE_SIMILARITY:
+            values[param.name] = [phrases[best]]
+            phrases.pop(best)
+            if not phrases:
+                return
+
+
+def _assign(
+    text: str,
+    atoms: Sequence[tuple[Span, int]],
+    free: set[int],
+    params: Sequence[Param],
+) -> tuple[dict[str, int], dict[str, float], dict[str, float]]:
+    """Greedy joint assignment of the free atoms to parameters, best pair first.
+
+    Returns:
+        ``(parameter -> atom index, parameter -> cue score, parameter -> pair score)``.
+    """
+    pairs: list[tuple[float, int, Param, float]] = []
+    for position, index in enumerate(sorted(free)):
+        span = atoms[index][0]
+        for rank, param in enumerate(params):
+            fit = type_fit(span, param)
+            if fit <= 0.0 or ((param.enum or param.closed) and span.kind != "keyvalue"):
+                continue
+            cue = cue_score(text, span, param)
+            explicit = span.kind in {"quoted", "identifier", "keyvalue"}
+            if cue < -0.5 or (
+                param.identifier and not explicit and not _names_it(text, span, param)
+            ):
+                # An identifier is never a bare value's guess: "account 123456" is no user id.
+                continue
+            if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5:
+                continue  # "two triangles" sets nothing unless a parameter counts them
+            order = -0.02 * abs(position - rank)
+            score = fit + cue + (0.3 if param.required else 0.0) + order
+            pairs.append((score, index, param, cue))
+    pairs.sort(key=lambda item: -item[0])
+    assigned: dict[str, int] = {}
+    cues: dict[str, float] = {}
+    scores: dict[str, float] = {}
+    taken: set[int] = set()
+    for score, index, param, cue in pairs:
+        if index in taken or param.name in assigned:
+            continue
+        if not param.required and cue < STRONG_CUE:
+            continue
+        assigned[param.name] = index
+        cues[param.name] = cue
+        scores[param.name] = score
+        taken.add(index)
+    return assigned, cues, scores
+
+
+def _repeated_chunks(atoms: Sequence[tuple[Span, int]], used: set[int]) -> list[list[list[int]]]:
+    """Ways to cut the free values into two or more runs with the same kinds in order."""
+    free = [
+        i
+        for i in range(len(atoms))
+        if i not in used and atoms[i][1] < 0 and atoms[i][0].kind not in {"keyvalue", "json"}
+    ]
+    found = []
+    for size in range(2, len(free) // 2 + 1):
+        if len(free) % size:
+            continue
+        chunks = [free[k : k + size] for k in range(0, len(free), size)]
+        kinds = [[_kind_class(atoms[i][0]) for i in chunk] for chunk in chunks]
+        if all(k == kinds[0] for k in kinds) and len(set(kinds[0])) < size + 1:
+            found.append(chunks)
+    return found
+
+
+def _kind_class(span: Span) -> str:
+    return "number" if span.kind in {"number", "money", "percent"} else span.kind
+
+
+_ID_LINKS = frozenset({"id", "ids", "no", "number", "num", "#", "of", "is", "code"})
+
+
+def _names_it(text: str, span: Span, param: Param) -> bool:
+    """Whether the object an identifier parameter names stands right before the value.
+
+    "product 3", "case ID of 1234" name it; "the price of the product to 20" does not.
+    """
+    before, _ = context_words(text, span, window=4)
+    for word in reversed(before):
+        lemma = lemmatize(singular(word))
+        if _word_match(lemma, param.name_words - _ID_LINKS):
+            return True
+        if word not in _ID_LINKS:
+            return False
+    return False
+
+
+def _numbered_series(params: Sequence[Param], size: int) -> list[Param]:
+    """``size`` parameters whose names differ only by a number (``side1``, ``side2``)."""
+    if size < 2:
+        return []
+    stems: dict[str, list[Param]] = {}
+    for param in params:
+        match = re.fullmatch(r"(.*?)[_\-]?(\d+)", param.name)
+        if match:
+            stems.setdefault(match.group(1).lower(), []).append(param)
+    for series in stems.values():
+        if len(series) == size:
+            return sorted(series, key=lambda p: int(re.sub(r"\D", "", p.name) or 0))
+    return []
+
+
+def _extend_repeats(
+    text: str,
+    atoms: Sequence[tuple[Span, int]],
+    used: set[int],
+    assigned: Mapping[str, int],
+    cue_of: Mapping[str, float],
+    values: dict[str, list[Any]],
+    params: Sequence[Param],
+) -> None:
+    """More values for scalar parameters: the rest of a list, or a repeated pattern.
+
+    "in Paris and Rome" gives the city a second value (the list); "6 feet tall and weighs
+    80 kg, also 5.6 feet and 60 kg" gives height and weight a second value each (the same
+    kinds of value again, each nearer its own parameter's cue than any other's). Repeats of a
+    pattern count only when every parameter that repeats repeats as often.
+    """
+    by_name = {p.name: p for p in params}
+    if _repeat_pattern(atoms, used, assigned, values, by_name):
+        return
+    listed: dict[str, list[int]] = {}
+    patterned: dict[str, list[int]] = {}
+    for name, index in assigned.items():
+        param = by_name[name]
+        if param.kind == "array":
+            continue
+        span, group = atoms[index]
+        for other, (candidate, other_group) in enumerate(atoms):
+            if other in used or other == index:
+                continue
+            if group >= 0 and other_group == group:
+                listed.setdefault(name, []).append(other)
+                continue
+            if other < index:
+                continue
+            if candidate.kind != span.kind or type_fit(candidate, param) < 1.0:
+                continue
+            if span.unit and candidate.unit and span.unit.lower() != candidate.unit.lower():
+                continue
+            cue = cue_score(text, candidate, param)
+            rivals = [
+                cue_score(text, candidate, by_name[n])
+                for n, i in assigned.items()
+                if n != name and atoms[i][0].kind == candidate.kind
+            ]
+            if any(r > cue for r in rivals) or (not rivals and cue < max(0.4, cue_of[name] - 0.3)):
+                continue
+            patterned.setdefault(name, []).append(other)
+    for name, extra in listed.items():
+        members = sorted([assigned[name], *extra])
+        values[name] = [span_value(atoms[i][0], by_name[name]) for i in members]
+        used.update(extra)
+    counts = {len(v) for n, v in patterned.items() if n not in listed}
+    if len(counts) != 1:
+        return
+    claimed = [i for n, v in patterned.items() if n not in listed for i in v]
+    if len(claimed) != len(set(claimed)):
+        return
+    for name, extra in patterned.items():
+        if name in listed:
+            continue
+        values[name].extend(span_value(atoms[i][0], by_name[name]) for i in extra)
+        used.update(extra)
+
+
+def _repeat_pattern(
+    atoms: Sequence[tuple[Span, int]],
+    used: set[int],
+    assigned: Mapping[str, int],
+    values: dict[str, list[Any]],
+    by_name: Mapping[str, Param],
+) -> bool:
+    """Whole argument sets said again in the shape of the first one; True when added.
+
+    "$30.45 in Chicago, Illinois, $52.33 in Sacramento, California": the values after the
+    first set, taken in chunks of its size, have its kinds in its order.
+    """
+    first = sorted(
+        (index, name)
+        for name, index in assigned.items()
+        if by_name[name].kind != "array" and atoms[index][1] < 0
+    )
+    if len(first) < 2:
+        return False
+    last = first[-1][0]
+    rest = [i for i in range(len(atoms)) if i > last and i not in used and atoms[i][1] < 0]
+    size = len(first)
+    if not rest or len(rest) % size:
+        return False
+    kinds = [atoms[i][0].kind for i, _ in first]
+    chunks = [rest[k : k + size] for k in range(0, len(rest), size)]
+    if any([atoms[i][0].kind for i in chunk] != kinds for chunk in chunks):
+        return False
+    for chunk in chunks:
+        for index, (_, name) in zip(chunk, first, strict=True):
+            if type_fit(atoms[index][0], by_name[name]) <= 0.3:
+                return False
+    for chunk in chunks:
+        for index, (_, name) in zip(chunk, first, strict=True):
+            values[name].append(span_value(atoms[index][0], by_name[name]))
+            used.add(index)
+    return True
+
+
+def _crossed_lists(
+    text: str, found: Sequence[Span], values: Mapping[str, list[Any]], params: Sequence[Param]
+) -> set[str]:
+    """Parameters whose several values are each a whole list of the request, to be crossed.
+
+    "Lakers and Bulls in seasons 2018 and 2020" asks for every pair; "Taylor Swift and
+    Maroon 5 for 20 and 15 minutes respectively" pairs them in order (zipped).
+    """
+    if re.search(r"\brespectively\b", text, re.I):
+        return set()
+    lists = [[item.value for item in span.items] for span in found if span.kind == "list"]
+    scalar = {p.name for p in params if p.kind != "array"}
+    crossed = set()
+    for name, given in values.items():
+        if name in scalar and len(given) > 1:
+            raw = [v for v in given]
+            if any(
+                len(items) == len(raw) and [str(i) for i in items] == [str(v) for v in raw]
+                for items in lists
+            ):
+                crossed.add(name)
+    return crossed if len(crossed) > 1 else set()
+
+
+def _argument_sets(
+    values: Mapping[str, list[Any]],
+    crossed: set[str] = frozenset(),  # type: ignore[assignment]
+) -> list[dict[str, Any]]:
+    """Zip several values per parameter into argument sets (a single value is shared).
+
+    Parameters in ``crossed`` are combined every way (their product) instead.
+    """
+    if not values:
+        return [{}]
+    if crossed:
+        sets: list[dict[str, Any]] = [{}]
+        for name in (n for n in values if n in crossed):
+            sets = [{**base, name: value} for base in sets for value in values[name]]
+        shared = {n: v[0] for n, v in values.items() if n not in crossed}
+        return [{**shared, **combo} for combo in sets]
+    counts = {len(v) for v in values.values()}
+    width = max(counts)
+    if width == 1 or not counts <= {1, width}:
+        return [{name: v[0] for name, v in values.items()}]
+    return [
+        {name: (v[i] if len(v) == width else v[0]) for name, v in values.items()}
+        for i in range(width)
+    ]
