@@ -213,8 +213,6 @@ def test_zspace_mcp_finds_and_calls_a_tool_added_while_it_serves(
     assert "212" in got["answer"]
 
 
-@pytest.mark.xfail(strict=True, reason="'convert' is no operation the rule planner knows, so "
-                   "a tool named convert_temperature never fits and lookup_word is guessed")
-def test_gap_a_convert_request_calls_the_converter(zspace_mcp: dict[str, Any]) -> None:
+def test_a_convert_request_calls_the_converter(zspace_mcp: dict[str, Any]) -> None:
     converted = zspace_mcp["convert"]
     assert [c["tool_id"] for c in converted["calls"]] == ["changing/convert_temperature"]

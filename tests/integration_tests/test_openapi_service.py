@@ -135,9 +135,7 @@ def test_reindexing_a_changed_document_embeds_only_what_changed(
 
 
 # --------------------------------------------------------------------- understanding gaps
-@pytest.mark.xfail(strict=True, reason="the rule parser folds 'title' into 'name', so "
-                   "title=... never binds a parameter named title")
-def test_gap_title_pair_binds_a_title_parameter(
+def test_title_pair_binds_a_title_parameter(
     desk: tuple[TicketService, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, result, _ = run(capsys, "run", "search tickets with title=printer")
