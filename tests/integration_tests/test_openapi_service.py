@@ -150,3 +150,43 @@ def test_gap_update_with_a_status_pair(
     run(capsys, "run", "open a support ticket with subject=mouse")
     code, result, _ = run(capsys, "run", "update ticket T-002 status=closed")
     assert code == 0 and result["results"]["s1.core"]["args"].get("status") == "closed"
+
+
+def test_zspace_mcp_calls_the_service(desk: tuple[TicketService, Path]) -> None:
+    """The same OpenAPI tools through ``zspace mcp`` (stdio): a run reaches the HTTP service."""
+    import asyncio
+    import os
+    import sys
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    service, home = desk
+    repo = Path(__file__).resolve().parents[2]
+    environment = {**os.environ, "ZSPACE_HOME": str(home), "PYTHONPATH": str(repo),
+                   SECRET_VARIABLE: service.api_key}
+    environment.pop("ZSPACE_POSTGRES_URL", None)
+    server = StdioServerParameters(command=sys.executable, args=["-m", "graph.cli", "mcp"],
+                                   env=environment, cwd=str(repo))
+    before = len(sent(service, "GET"))
+
+    async def drive(errors: Any) -> dict[str, Any]:
+        async with (
+            stdio_client(server, errlog=errors) as (read, write),
+            ClientSession(read, write) as client,
+        ):
+            await client.initialize()
+            result = await client.call_tool(
+                "run_request", {"request": "search tickets with maxResults=2"}
+            )
+            reply: dict[str, Any] = json.loads(result.content[0].text)
+            return reply
+
+    with (home / "zspace-mcp.stderr").open("w") as errors:  # pytest's stderr has no fd
+        reply = asyncio.run(drive(errors))
+    assert reply["status"] == "done", reply
+    assert [c["tool_id"] for c in reply["calls"]] == ["ticket-desk/search_tickets"], reply
+    searches = sent(service, "GET")[before:]
+    assert [r["path"] for r in searches] == ["/tickets"], searches
+    assert searches[0]["query"].get("maxResults") == ["2"], searches
+    assert service.api_key not in json.dumps(reply)
