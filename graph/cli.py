@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graph.deps import Deps, configured_index_name
-from stores.catalog.enrich import enrich_catalog, enrichment_fingerprint
-from stores.catalog.model import Catalog, CatalogError, ToolSpec
-from stores.catalog.store import keep_last_good
+from graph.indexing import (  # noqa: F401 - EXIT_INDEX_PARTIAL is part of the CLI's codes
+    EXIT_INDEX_PARTIAL,
+    command_index,
+    progress_bar,
+    saved_mcp_config,
+)
+from stores.catalog.model import CatalogError
 from stores.retrieval.embeddings import EmbeddingModelMissing
 from stores.settings import SettingError, apply_offline_environment, zspace_home
 
@@ -26,169 +29,7 @@ if TYPE_CHECKING:
 # `zspace search` and `zspace index` start without them.
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-# zspace index: some MCP server failed; its last good tools were kept (stale), or none. Exit 1,
-# like a run where some requested part failed (5 is an error inside zspace).
-EXIT_INDEX_PARTIAL = 1
 DEV_CATALOG = REPO_ROOT / "bench" / "data" / "stabletoolbench" / "catalog.json"
-
-
-def saved_mcp_config(home: Path) -> Path | None:
-    """The MCP config ``zspace index --mcp`` last used (see ``graph.runtime``)."""
-    from graph.runtime import saved_mcp_config as saved
-
-    return saved(home)
-
-
-def remember_mcp_config(home: Path, config: Path) -> None:
-    """Remember the MCP config that serves the indexed tools (see ``graph.runtime``)."""
-    from graph.runtime import remember_mcp_config as remember
-
-    remember(home, config)
-
-
-def load_catalogs(
-    paths: Sequence[str],
-    mcp_config: str | None = None,
-    openapi: Sequence[str] = (),
-    openapi_options: dict[str, Any] | None = None,
-    reuse: Mapping[str, ToolSpec] | None = None,
-    keep: Callable[[Catalog, Mapping[str, str]], dict[str, int]] | None = None,
-) -> tuple[Catalog, dict[str, dict[str, Any]]]:
-    """Load and merge catalog files, MCP servers' tools and OpenAPI services, then fill tags.
-
-    ``openapi_options`` (agent, base URL, environment, credentials) apply to every document.
-
-    ``reuse``: tools indexed before, by raw key; an unchanged record is neither validated
-    nor enriched again (see ``CatalogStore.reusable``). ``keep``: called with the servers
-    that failed (name → reason) to add their last good tools; returns how many per server.
-
-    Returns:
-        The catalog and, per failed server, ``{"tools": kept, "error": reason}``.
-    """
-    catalog = Catalog()
-    stale: dict[str, dict[str, Any]] = {}
-    for spec in openapi:
-        from stores.catalog.openapi import load_openapi_catalog
-
-        _, openapi_report = load_openapi_catalog(spec, catalog=catalog, **(openapi_options or {}))
-        print(str(openapi_report))
-    if mcp_config:
-        import asyncio
-
-        from stores.catalog.mcp import load_mcp_catalog
-
-        _, report = asyncio.run(load_mcp_catalog(mcp_config, catalog=catalog))
-        print(str(report))
-        failed = report.failed
-        kept = keep(catalog, failed) if keep and failed else {}
-        for server, reason in failed.items():
-            count = kept.get(server, 0)
-            stale[server] = {"tools": count, "error": reason}
-            if count:
-                plural = "" if count == 1 else "s"
-                print(f"  {server}: kept {count} last good tool{plural} (stale): {reason}")
-            else:
-                print(f"  {server}: no earlier tools to keep: {reason}")
-        remember_mcp_config(zspace_home(), Path(mcp_config))
-    for path in paths:
-        catalog.load_file(path, reuse=reuse)
-    enrich_catalog(catalog)
-    return catalog, stale
-
-
-def _progress_bar(label: str) -> Any:
-    """A progress callback drawing a bar with the rate and the time left on stderr."""
-    from tqdm import tqdm
-
-    bar: Any = None
-
-    def update(done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            bar = tqdm(total=total, desc=label, unit="entry", file=sys.stderr, smoothing=0.1)
-        bar.update(done - bar.n)  # update(), not n =: tqdm's rate and ETA follow updates
-        bar.refresh()
-        if done >= total:
-            bar.close()
-
-    return update
-
-
-def command_index(args: argparse.Namespace) -> int:
-    """Index catalog files and MCP servers into the joint tool + agent index."""
-    name = configured_index_name(args.name)
-    deps = Deps(index_name=name)
-    openapi = getattr(args, "openapi", None) or []
-    if not args.catalog and not args.mcp and not openapi:
-        print("give catalog files, --mcp CONFIG, --openapi SPEC, or several", file=sys.stderr)
-        return 2
-    options = _openapi_options(args)
-    if options is None:
-        return 2
-    store = deps.catalog_store()
-    fingerprint = enrichment_fingerprint()
-    catalog, stale = load_catalogs(
-        args.catalog,
-        args.mcp,
-        openapi,
-        options,
-        reuse=store.reusable(name, fingerprint),
-        keep=functools.partial(keep_last_good, store=store, name=name),
-    )
-    if not catalog.tools:
-        print(
-            "no tools to index: every tool was quarantined or the catalog is empty", file=sys.stderr
-        )
-    index = deps.get_index()
-    show = getattr(args, "progress", False) or (not args.json and sys.stderr.isatty())
-    report = index.sync(
-        catalog, progress=_progress_bar("embedding") if show else None, reset=args.reset
-    )
-    store.save(name, catalog, fingerprint)
-    counts = {
-        "indexed": report.indexed,
-        "unchanged": report.unchanged,
-        "removed": report.removed,
-        "quarantined": report.quarantined,
-        "tools": report.tools,
-        "agents": report.agents,
-        "seconds": round(report.seconds, 2),
-        "stale": stale,
-    }
-    print(
-        f"indexed {report.indexed}, unchanged {report.unchanged}, removed {report.removed}, "
-        f"quarantined {report.quarantined} ({report.tools} tools, {report.agents} agents, "
-        f"{report.seconds:.1f} s)"
-    )
-    for reason in report.quarantine_reasons:
-        print(f"  quarantined: {reason}")
-    if args.json:
-        print(json.dumps(counts))
-    return EXIT_INDEX_PARTIAL if stale else 0
-
-
-def _openapi_options(args: argparse.Namespace) -> dict[str, Any] | None:
-    """The ``--openapi`` options as keyword arguments; None (after a message) when invalid."""
-    openapi = getattr(args, "openapi", None) or []
-    if len(openapi) > 1 and (getattr(args, "agent", None) or getattr(args, "base_url", None)):
-        print("--agent and --base-url apply to one --openapi document; index several "
-              "documents with one --openapi each and no --agent/--base-url", file=sys.stderr)
-        return None
-    credentials: dict[str, str] = {}
-    for given in getattr(args, "auth", None) or []:
-        scheme, _, variable = given.partition("=")
-        if not scheme or not variable or not variable.replace("_", "").isalnum():
-            print(f"--auth {given!r}: write SCHEME=ENV_VAR (a security scheme of the document, "
-                  "or * for all, and the environment variable holding its value)",
-                  file=sys.stderr)
-            return None
-        credentials[scheme] = variable
-    return {
-        "agent": getattr(args, "agent", None),
-        "base_url": getattr(args, "base_url", None),
-        "environment": getattr(args, "environment", None),
-        "credentials": credentials,
-    }
 
 
 def command_search(args: argparse.Namespace) -> int:
@@ -349,7 +190,7 @@ def command_eval_retrieval(args: argparse.Namespace) -> int:
         deps.get_embedder(),
         deps.get_home() / "eval",
         preset.index_fsww,
-        progress=None if args.json else _progress_bar("indexing"),
+        progress=None if args.json else progress_bar("indexing"),
     )
     figures, run = evaluate(index, queries, preset.config, ks, environments=args.env or None)
     if args.run_out:
