@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 from nodes.context import Context
 from nodes.state import Intent, SubIntent, ZState
 from stores.language.lexicon import Lexicon
-from stores.language.vocabulary import VALUE_KEYS
+from stores.language.vocabulary import domain_vocabulary, value_keys
 
 
 def normalize_intent(intent: Intent, lexicon: Lexicon) -> Intent:
@@ -56,9 +56,9 @@ def normalize_intent(intent: Intent, lexicon: Lexicon) -> Intent:
 
 def _canonical_key(key: str, lexicon: Lexicon) -> str:
     # Keys that are parameter names (with "_") stay as they are; single nouns are folded,
-    # except "account" (an account number is an identifier space of its own) and the keys
-    # of values of a fixed kind ("tier" is a value, not the id of a membership).
-    if "_" in key or key == "account" or key in VALUE_KEYS:
+    # except nouns with an identifier space of their own ("account": an account number) and
+    # the keys of values of a fixed kind ("tier" is a value, not the id of a membership).
+    if "_" in key or key in domain_vocabulary().own_identifier_spaces or key in value_keys():
         return key
     return (lexicon.canonical(key, "object") or key).replace(" ", "_")
 

@@ -18,7 +18,9 @@ How ``depends_on`` is filled (simple and predictable, the planner refines it):
    address, a coupon ...).
 
 The domain's words (what an object consumes, which operations need an instance, the
-categories ...) come from the domain vocabulary, ``stores/language/data/vocabulary.yaml``.
+categories, nouns used as verbs, what "buy a product" or "restock" mean there ...) come from
+the domain vocabulary, ``stores/language/data/vocabulary.yaml``; this module holds English
+grammar only (pronouns, quantifiers, question words, forms of "be").
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from nodes.state import Action, Entities, Intent, SubIntent
 from stores.language.detect import guess_non_english
 from stores.language.entities import extract_entities, scan_entities
 from stores.language.identifiers import identifier_base
-from stores.language.keywords import extract_keywords, token_spans
+from stores.language.keywords import extract_keywords, lemmatize, token_spans
 from stores.language.lexicon import Lexicon, TermMatch
 from stores.language.vocabulary import domain_vocabulary
 
@@ -71,7 +73,7 @@ def parse_request(request: str, parser: IntentParser | None = None) -> Intent:
 _PERSON_PRONOUNS = frozenset({"them", "their", "they", "him", "her", "his", "he", "she"})
 _THING_PRONOUNS = frozenset({"it", "its"})
 _QUANTIFIERS = frozenset(
-    """all every each latest last recent newest oldest first any some most pending my our
+    """all every each latest last recent newest oldest first any some most my our
     these those""".split()
 )
 _INDEFINITES = frozenset({"a", "an", "any", "some", "another", "new", "one"})
@@ -235,14 +237,14 @@ class RuleIntentParser:
         )
         if order_verb_at is not None and operation == "create" and operation_match is None:
             target = self.vocabulary.noun_verbs[tokens[order_verb_at]]
-        if operation == "pay" and target in self.vocabulary.product_objects:
-            # One pays for orders: "buy the product" places an order for it.
-            operation, target = "create", "order"
+        # What the words mean here ("buy the product" places an order for it; restocking
+        # adds inventory): the vocabulary's operation_rewrites.
+        operation, target = self._rewrite(operation, target)
         clause.explicit_operation = bool(operation)
         if not operation and (target or clause.has_values):
             operation = self._default_operation(tokens)
         if operation == "update" and "status" in named:
-            operation = "advance"
+            operation = self.vocabulary.status_operation
         operation, target = self._refine_operation(
             tokens, operation, operation_match, target, objects
         )
@@ -275,7 +277,7 @@ class RuleIntentParser:
 
         - "what payments were made for order 2": a verb after a form of "be" in a question
           describes what exists, it does not ask to make more: a lookup;
-        - "after ordering product 5": a gerund of "order" creates an order;
+        - "after ordering product 5": a gerund of a noun verb (``noun_verbs``) creates one;
         - "show the shops", "which riders": a lookup of a plural object lists them;
         - "list a product in the shop": listing *a* thing for sale creates it.
         """
@@ -288,11 +290,18 @@ class RuleIntentParser:
             and tokens[operation_match.start - 1] in _BE_FORMS - {"get", "gets", "got"}
         ):
             operation = "get"
-        if operation_match is None and first in {"ordering", "ordered"}:
-            operation, target = "create", "order"
-        if operation == "restock":
-            operation, target = "create", "inventory"  # restocking adds inventory
-        if operation == "issue" and target and target not in self.vocabulary.given_objects:
+        noun_verb = lemmatize(first, self.lexicon.vocabulary)
+        if (
+            operation_match is None
+            and first.endswith(("ing", "ed"))
+            and noun_verb in self.vocabulary.noun_verbs
+        ):
+            operation, target = "create", self.vocabulary.noun_verbs[noun_verb]
+        if (
+            operation == self.vocabulary.issuing_operation
+            and target
+            and target not in self.vocabulary.given_objects
+        ):
             operation = "create"  # "give them an address", "give her a gold membership"
         match = next((m for m in objects if m.canonical == target), None)
         if match is None:
@@ -322,7 +331,7 @@ class RuleIntentParser:
         # "Using account 123456, order product 3": the verb after a leading phrase.
         for position in range(index + 1, len(tokens)):
             if (
-                tokens[position] == "order"
+                tokens[position] in self.vocabulary.noun_verbs
                 and tokens[position - 1] not in DETERMINERS | PREPOSITIONS
                 and self.splitter.order_as_verb(tokens, position)
             ):
@@ -384,6 +393,15 @@ class RuleIntentParser:
                 return others[0]
         return first
 
+    def _rewrite(self, operation: str, target: str) -> tuple[str, str]:
+        """The operation and object meant, by the vocabulary's ``operation_rewrites``."""
+        rewrites = self.vocabulary.operation_rewrites
+        meant = rewrites.get(f"{operation} {target}") or rewrites.get(f"{operation} *")
+        if meant is None:
+            return operation, target
+        meant_operation, _, meant_object = meant.partition(" ")
+        return meant_operation, meant_object or target
+
     @staticmethod
     def _default_operation(tokens: Sequence[str]) -> str:
         """The operation of a clause with an object but no verb: "an order for user 42"."""
@@ -429,11 +447,11 @@ class RuleIntentParser:
                 # "pay the order after creating it": the clause first in execution refers ahead.
                 target = next((c.target for c in clauses[index + 1 :] if c.target), "")
 
-            if operation == "pay" and (
-                clause.target in self.vocabulary.product_objects
-                or (target in self.vocabulary.product_objects and clause.thing_pronoun)
-            ):
-                operation, target = "create", "order"  # "buy product 5", not "... check out"
+            # "buy product 5" places an order, not "... check out" (operation_rewrites).
+            for said in (clause.target, target if clause.thing_pronoun else ""):
+                if said and f"{operation} {said}" in self.vocabulary.operation_rewrites:
+                    operation, target = self._rewrite(operation, said)
+                    break
             mentioned = list(dict.fromkeys([*([target] if target else []), *clause.objects]))
             for obj in mentioned:
                 if self._has_id_for(entities, obj):

@@ -29,6 +29,7 @@ from stores.catalog.depgraph import DependencyGraphError, NoChainFound, ToolDepe
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
 from stores.language.keywords import lemmatize, tokenize
 from stores.language.lexicon import Lexicon
+from stores.language.vocabulary import domain_vocabulary
 
 POINTING_PRONOUNS = frozenset(
     {"it", "its", "them", "their", "they", "him", "his", "her", "he", "she", "theirs"}
@@ -110,7 +111,7 @@ class Navigator:
                 for key in other.get("entities") or {}:
                     targets.add(self.lexicon.canonical(key, "object") or key)
         if words & PERSON_PRONOUNS:
-            targets.add("user")
+            targets |= domain_vocabulary().person_objects
         return {t for t in targets if t}
 
     # ------------------------------------------------------------ lookups
@@ -164,9 +165,7 @@ class Navigator:
                     if not found:
                         break
                     source_args[needed] = {
-                        "value": coerce_to_schema(
-                            value, schema_properties(source).get(needed, {})
-                        ),
+                        "value": coerce_to_schema(value, schema_properties(source).get(needed, {})),
                         "origin": f"entity:{key}",
                     }
                 if len(source_args) != len(required_params(source)):

@@ -30,7 +30,12 @@ Conventions of ``named`` (the planner relies on them):
   parameter ``account_number`` and ``order`` to ``order_id`` (key, key + ``_id``,
   key + ``_number``, ...) and may canonicalize a key through the lexicon (customer -> user).
   Bound ids are always strings.
-- Values of a known kind have fixed keys and types: ``quantity`` (int: "quantity 3", "3 units",
+- Values of a known kind have fixed keys and types. The extractor's mechanisms (a cue word
+  before a number, a unit after it, a status phrase after "to"/"as", a method after "with")
+  are code; which words are cues, units, statuses, methods and tiers, and the keys they bind,
+  are the domain vocabulary's (``data/vocabulary.yaml``: ``value_cues``, ``value_units``,
+  ``statuses``, ``payment_methods``, ``tiers``, ``value_names`` ...). With the shipped
+  vocabulary: ``quantity`` (int: "quantity 3", "3 units",
   "three items", "qty: 3", "5 mugs"), ``price`` (float: "price 30", "priced at $30",
   "a product for $30"), ``amount`` (float: any other money), ``name`` (str: "named 'Blue
   Mug'", "called Blue Mug", "titled ..."), ``rating`` (int: "rating 5", "5 stars", "4/5"),
@@ -61,12 +66,13 @@ from stores.language.vocabulary import (
     _ID_CONNECTORS,
     _ID_LEADS,
     _ID_WORDS,
-    _KEY_ALIASES,
     _NOT_COUNTED,
     _TEXT_STOP_WORDS,
     _UNIT_WORDS,
     DomainVocabulary,
     domain_vocabulary,
+    integer_keys,
+    key_alias,
 )
 
 # --- extraction -------------------------------------------------------------------------------
@@ -127,7 +133,7 @@ def scan_entities(text: str, lexicon: Lexicon | None = None) -> EntityScan:
     _find_objects(scan)
     pairs = _extract_pairs(text)
     for key, value in pairs.items():
-        key_name = _KEY_ALIASES.get(key, key)
+        key_name = key_alias(key)
         scan.bind(key_name, _typed_value(key_name, value))
     for rule in _RULES:
         rule(scan)
@@ -252,8 +258,7 @@ def _rule_object_ids(scan: _Scan) -> None:
             and token.text.isupper()
             and len(token.text) >= 3
             and (
-                saw_id_word
-                or scan.lexicon.canonical(key, "object") in scan.vocabulary.code_objects
+                saw_id_word or scan.lexicon.canonical(key, "object") in scan.vocabulary.code_objects
             )
         ):
             value = token.text
@@ -308,40 +313,54 @@ def _bind_number(scan: _Scan, key: str, index: int, as_int: bool) -> None:
     scan.bind(key, int(number) if as_int else number, token.start, token.end)
 
 
-_TRIGGERS: dict[str, tuple[str, bool]] = {
-    "quantity": ("quantity", True), "qty": ("quantity", True),
-    "price": ("price", False), "priced": ("price", False), "cost": ("price", False),
-    "costs": ("price", False), "costing": ("price", False),
-    "rating": ("rating", True), "rated": ("rating", True), "score": ("rating", True),
-    "amount": ("amount", False), "fee": ("fee", False),
-    "balance": ("balance", False), "stock": ("stock", True), "inventory": ("stock", True),
-    "limit": ("limit", True), "top": ("limit", True), "latest": ("limit", True),
-    "first": ("limit", True), "last": ("limit", True), "recent": ("limit", True),
-    "points": ("points", True),
-}  # fmt: skip
-_POSTFIX: dict[str, tuple[str, bool]] = {
-    "star": ("rating", True), "stars": ("rating", True), "month": ("months", True),
-    "months": ("months", True), "day": ("days", True), "days": ("days", True),
-    "point": ("points", True), "points": ("points", True),
-}  # fmt: skip
+# Words before a number that name its value in any domain ("top 5", "latest 10"); the
+# vocabulary's ``value_cues`` add the domain's ("price 30", "rating 5").
+_LIMIT_CUES = frozenset("limit top latest first last recent".split())
+# Time units after a number ("3 months", "5 days"); the vocabulary's ``value_units`` add the
+# domain's ("5 stars", "50 in stock").
+_TIME_UNITS = {"month": "months", "months": "months", "day": "days", "days": "days"}
+
+
+def _cue_key(scan: _Scan, word: str) -> tuple[str, bool] | None:
+    """The key a word before a number names, and whether its value is a whole number."""
+    if word in _LIMIT_CUES:
+        return "limit", True
+    key = scan.vocabulary.value_cues.get(word)
+    return None if key is None else (key, key in integer_keys())
+
+
+def _unit_key(scan: _Scan, index: int) -> tuple[str, bool, int] | None:
+    """The key the words after the number at ``index`` name, whole or not, and their length."""
+    following = scan.word(index + 1)
+    skip = 1
+    if following == "-":  # "5-star", "3-month"
+        following, skip = scan.word(index + 2), 2
+    units = scan.vocabulary.value_units
+    pair = f"{following} {scan.word(index + skip + 1)}"
+    if pair in units:
+        return units[pair], units[pair] in integer_keys(), skip + 1
+    key = _TIME_UNITS.get(following) or units.get(following)
+    return None if key is None else (key, True, skip)
 
 
 def _rule_numeric_values(scan: _Scan) -> None:
     """Keyword-led and unit-led numbers: "price 30", "qty: 3", "5 stars", "3 units"."""
     tokens = scan.tokens
+    vocabulary = scan.vocabulary
     for index, token in enumerate(tokens):
-        if token.kind == "word" and token.lower in _TRIGGERS:
-            key, as_int = _TRIGGERS[token.lower]
+        cue = _cue_key(scan, token.lower) if token.kind == "word" else None
+        if cue is not None:
+            key, as_int = cue
             limit = 0 if key == "limit" else 3
             found = _next_value(scan, index, _VALUE_FILLERS, _NUMERIC, limit)
             if found is not None and not tokens[found].used:
-                if key == "stock" and _is_plural_count_noun(scan, found + 1):
+                if key in vocabulary.counted_values and _is_plural_count_noun(scan, found + 1):
                     continue
                 _bind_number(scan, key, found, as_int)
-        if token.kind == "word" and token.lower in {"sells", "selling", "sell"}:
+        if token.kind == "word" and token.lower in vocabulary.price_verbs:
             found = _next_value(scan, index, frozenset({"for", "at"}), _NUMERIC, 1)
             if found is not None and not tokens[found].used:
-                _bind_number(scan, "price", found, False)
+                _bind_number(scan, vocabulary.price_verbs[token.lower], found, False)
     object_ends = {stop for _, stop in scan.objects.values()}
     for index, token in enumerate(tokens):
         if token.kind not in {"num", "pct"} or token.used:
@@ -350,20 +369,18 @@ def _rule_numeric_values(scan: _Scan) -> None:
             scan.word(index - 1) in _ID_CONNECTORS and index - 1 in object_ends
         )
         following = scan.word(index + 1)
-        if following == "-":  # "5-star", "3-month"
-            following = scan.word(index + 2)
+        unit = _unit_key(scan, index) if token.kind == "num" else None
         if token.kind == "pct":
             scan.bind("percent", float(token.value), token.start, token.end)
             token.used = True
-        elif following in _POSTFIX:
-            key, as_int = _POSTFIX[following]
-            _bind_number(scan, key, index, as_int)
-        elif following == "out" and scan.word(index + 2) == "of":
-            _bind_number(scan, "rating", index, True)
-        elif following == "/" and scan.word(index + 2) == "5":
-            _bind_number(scan, "rating", index, True)
-        elif following == "in" and scan.word(index + 2) == "stock":
-            _bind_number(scan, "stock", index, True)
+        elif unit is not None:
+            _bind_number(scan, unit[0], index, unit[1])
+        elif (following == "out" and scan.word(index + 2) == "of") or (
+            following == "/" and scan.word(index + 2) == "5"
+        ):
+            _bind_number(
+                scan, vocabulary.value_names["score_out_of"], index, True
+            )  # "4 out of 5", "4/5"
         elif (
             following == "most"
             and scan.word(index + 2) in {"recent", "recently"}
@@ -391,7 +408,7 @@ def _rule_money(scan: _Scan) -> None:
         if token.kind != "money" or token.used:
             continue
         if scan.word(index - 1) in {"for", "at"} and _near_product(scan, index):
-            _bind_number(scan, "price", index, False)
+            _bind_number(scan, scan.vocabulary.value_names["money_for_object"], index, False)
         else:
             _bind_number(scan, "amount", index, False)
 
@@ -418,7 +435,11 @@ def _text_value(scan: _Scan, index: int, max_words: int = 8) -> tuple[str, int, 
         token = scan.tokens[stop]
         if token.text in _CLAUSE_END or token.kind in {"money", "date", "email", "url"}:
             break
-        if token.kind == "word" and token.lower in _TEXT_STOP_WORDS and stop > index:
+        if (
+            token.kind == "word"
+            and (token.lower in _TEXT_STOP_WORDS or token.lower in scan.vocabulary.name_stop_words)
+            and stop > index
+        ):
             break
         if token.kind == "num" and stop > index and not _is_capitalized_run(scan, index, stop):
             break
@@ -444,7 +465,10 @@ def _rule_names(scan: _Scan) -> None:
         start: int | None = None
         if token.lower in _NAME_TRIGGERS:
             start = index + 1
-        elif token.lower in _NAME_NOUNS and scan.word(index - 1) not in {"user", "product"}:
+        elif (
+            token.lower in _NAME_NOUNS
+            and scan.word(index - 1) not in scan.vocabulary.named_field_objects
+        ):
             start = index + 1
             while scan.word(start) in {"is", "of", ":", "=", "to", "as", "should", "be"}:
                 start += 1
@@ -548,6 +572,7 @@ def _rule_word_values(scan: _Scan) -> None:
     vocabulary = scan.vocabulary
     methods, labels = vocabulary.payment_methods, vocabulary.address_labels
     tiers, tier_nouns = vocabulary.tiers, vocabulary.tier_nouns
+    after_paying, paying = vocabulary.methods_after_paying, vocabulary.payment_verbs
     for index, token in enumerate(tokens):
         low = token.lower
         if token.kind == "email":
@@ -556,8 +581,8 @@ def _rule_word_values(scan: _Scan) -> None:
             scan.bind("phone", token.text, token.start, token.end)
         elif token.kind == "date":
             scan.bind("date", str(token.value))
-        elif low in {"comment", "saying", "says", "message", "text"} and (
-            low != "comment"
+        elif low in vocabulary.comment_cues and (
+            low != vocabulary.value_names["comment"]
             or scan.word(index + 1) in {":", "=", "is", "of", "saying"}
             or (index + 1 < len(tokens) and tokens[index + 1].kind == "quoted")
         ):
@@ -566,8 +591,10 @@ def _rule_word_values(scan: _Scan) -> None:
                 start += 1
             found = _reason_text(scan, start) if start < len(tokens) else None
             if found is not None:
-                scan.bind("comment", found[0].strip("'\""), found[1], found[2])
-        elif low in {"category", "city"}:
+                scan.bind(
+                    vocabulary.value_names["comment"], found[0].strip("'\""), found[1], found[2]
+                )
+        elif low in vocabulary.named_values:
             start = index + 1
             while scan.word(start) in {":", "=", "is", "of", "named", "called"}:
                 start += 1
@@ -587,14 +614,16 @@ def _rule_word_values(scan: _Scan) -> None:
             pair = f"{candidate} {scan.word(first + 1)}"
             if pair in methods:
                 last = first + 1
-            elif candidate in methods and scan.word(first + 1) not in {"balance"}:
+            elif candidate in methods and scan.word(first + 1) not in after_paying:
                 last = first
-                if candidate == "balance" and scan.word(index - 1) not in {"pay", "paid"}:
+                if candidate in after_paying and scan.word(index - 1) not in paying:
                     continue
             else:
                 continue
             method = methods[" ".join(scan.word(i) for i in range(first, last + 1))]
-            scan.bind("method", method, tokens[first].start, tokens[last].end)
+            scan.bind(
+                vocabulary.value_names["instrument"], method, tokens[first].start, tokens[last].end
+            )
         elif low == "in" and index > 0 and "city" not in scan.named:
             # "shops in Springfield", "a rider in Shelbyville": a capitalized place name.
             start = index + 1
@@ -609,8 +638,8 @@ def _rule_word_values(scan: _Scan) -> None:
                 found = _text_value(scan, start, max_words=2)
                 if found is not None and _is_capitalized_run(scan, start, start + 1):
                     scan.bind("city", *found)
-        elif low in labels and scan.word(index + 1) in {"address", "addresses"}:
-            scan.bind("label", low, token.start, token.end)
+        elif low in labels and scan.word(index + 1) in vocabulary.label_nouns:
+            scan.bind(vocabulary.value_names["place_tag"], low, token.start, token.end)
         elif (
             token.kind == "quoted"
             and token.value
@@ -624,11 +653,11 @@ def _rule_word_values(scan: _Scan) -> None:
         ):
             scan.bind("query", str(token.value), token.start, token.end)
         elif low in tiers and (
-            scan.word(index + 1) in tier_nouns or scan.word(index - 1) in {"tier", "level"}
+            scan.word(index + 1) in tier_nouns or scan.word(index - 1) in tier_nouns
         ):
-            scan.bind("tier", low, token.start, token.end)
-        elif low == "tier" and scan.word(index + 1) in tiers:
-            scan.bind("tier", scan.word(index + 1))
+            scan.bind(vocabulary.value_names["grade"], low, token.start, token.end)
+        elif low in tier_nouns and scan.word(index + 1) in tiers:
+            scan.bind(vocabulary.value_names["grade"], scan.word(index + 1))
 
 
 _STREET = re.compile(

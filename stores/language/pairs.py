@@ -1,6 +1,5 @@
 """key=value pairs, ids and numbers collected from a request."""
 
-
 from __future__ import annotations
 
 import re
@@ -10,12 +9,12 @@ from stores.language.identifiers import is_identifier_name
 from stores.language.keywords import STOPWORDS
 from stores.language.tokens import _number_value, _read_number_words, _Token
 from stores.language.vocabulary import (
-    _FLOAT_KEYS,
-    _FREE_TEXT_KEYS,
-    _INT_KEYS,
-    _KNOWN_PAIR_KEYS,
     _NUMBER_WORDS,
+    decimal_keys,
     domain_vocabulary,
+    free_text_keys,
+    integer_keys,
+    known_pair_keys,
 )
 
 # --- pairs, ids, numbers ----------------------------------------------------------------------
@@ -42,12 +41,12 @@ def _extract_pairs(text: str) -> dict[str, str]:
         if match.group("sep") == ":" and not (
             quoted
             or any(c.isdigit() for c in value)
-            or key in _KNOWN_PAIR_KEYS
+            or key in known_pair_keys()
             or "_" in key
             or is_identifier_name(match.group("key"))
         ):
             continue
-        if key in _FREE_TEXT_KEYS and not quoted:
+        if key in free_text_keys() and not quoted:
             value = _rest_of_clause(text, match.start("value"))
         if key and value and key not in pairs:
             pairs[key] = value
@@ -56,7 +55,12 @@ def _extract_pairs(text: str) -> dict[str, str]:
 
 def _looks_like_key(words: list[str]) -> bool:
     """Two-word keys are kept only when the second word is a key word ("account number")."""
-    return words[1] in {"id", "number", "no", "name", "code", "status", "price", "date", "type"}
+    return words[1] in _KEY_SECOND_WORDS or words[1] in domain_vocabulary().key_second_words
+
+
+# Second words of two-word keys in any domain ("account number", "ship date"); the
+# vocabulary adds its own ("unit price").
+_KEY_SECOND_WORDS = frozenset({"id", "number", "no", "name", "code", "status", "date", "type"})
 
 
 def _rest_of_clause(text: str, start: int) -> str:
@@ -68,11 +72,12 @@ def _rest_of_clause(text: str, start: int) -> str:
 
 def _typed_value(key: str, value: str) -> Any:
     cleaned = value.strip()
-    if key in _INT_KEYS | _FLOAT_KEYS:
+    whole = integer_keys()
+    if key in whole | decimal_keys():
         number = re.search(r"-?\d[\d,]*(?:\.\d+)?", cleaned)
         if number is not None:
             parsed = _number_value(number.group())
-            return int(parsed) if key in _INT_KEYS and parsed.is_integer() else parsed
+            return int(parsed) if key in whole and parsed.is_integer() else parsed
         words = cleaned.lower().split()
         if words and all(w in _NUMBER_WORDS for w in words):
             tokens = [_Token("word", w, 0, 0) for w in words]

@@ -1,10 +1,15 @@
 """Vocabularies: the English words around values, and the domain vocabulary's loader.
 
-The English words (number words, months, currencies, units, the words between an object and
-its id, pair keys) are code. The words of one domain (statuses, payment methods, tiers, what
-creating an object consumes, the canned answers ...) are data: ``data/vocabulary.yaml``,
-read once by `domain_vocabulary`. A user replaces sections of it with a file of their own
-named by ``ZSPACE_VOCABULARY``, as ``ZSPACE_LEXICON`` extends the lexicon.
+Where the line runs: words any request in English uses whatever its domain are code here
+(number words, months, currencies and their symbols, counting nouns like "units" and "items",
+the words between an object and its id, articles and prepositions, generic keys such as
+``name``, ``reason``, ``date``, ``limit``). The words of one domain are data:
+``data/vocabulary.yaml`` (statuses, payment methods, tiers, which word before or after a
+number names a price, a rating or a stock, which keys hold money, what creating an object
+consumes, the canned answers ...), read once by `domain_vocabulary`. A user replaces sections
+of it with a file of their own named by ``ZSPACE_VOCABULARY``, as ``ZSPACE_LEXICON`` extends
+the lexicon. ``tests/unit_tests/test_no_domain_words.py`` fails when a domain word comes back
+into the code.
 """
 
 from __future__ import annotations
@@ -78,32 +83,57 @@ _ID_CONNECTORS = frozenset("id ids number no num code ref reference is = : # . o
 # "the order with id 17", "the user whose account number is ..." need one of _ID_WORDS after.
 _ID_LEADS = frozenset("with whose having".split())
 _ID_WORDS = frozenset("id number no num code ref reference".split())
-# Where a free-text value (a name, a reason) stops.
+# Where a free-text value (a name, a reason) stops (the vocabulary adds its value words).
 _TEXT_STOP_WORDS = frozenset(
-    "and then with for at priced costing costs price in under from to using which that who"
-    " whose quantity qty rating status because so but after before once when".split()
+    "and then with for at in under from to using which that who whose because so but after"
+    " before once when".split()
 )
 _CLAUSE_END = frozenset(",.;!?\n")
 
-# Pair keys written in other words.
-_KEY_ALIASES = {
-    "qty": "quantity", "quantity": "quantity", "count": "quantity", "title": "name",
-    "named": "name", "cost": "price", "stars": "rating", "star": "rating",
-}  # fmt: skip
-_INT_KEYS = frozenset("quantity rating months days limit points stock".split())
-_FLOAT_KEYS = frozenset("price amount fee balance percent".split())
-_FREE_TEXT_KEYS = frozenset(
-    "reason note comment name title description address text message remark category city".split()
-)
-_KNOWN_PAIR_KEYS = (
-    _FREE_TEXT_KEYS
-    | _INT_KEYS
-    | _FLOAT_KEYS
-    | frozenset("status qty email phone method tier id currency type label".split())
-)
+# Pair keys written in other words (the vocabulary adds its own: "qty", "cost", ...).
+_KEY_ALIASES = {"title": "name", "named": "name"}
+# Keys whose values are whole numbers or decimals in any domain (the vocabulary adds its own).
+_INT_KEYS = frozenset("months days limit".split())
+_FLOAT_KEYS = frozenset({"percent"})
+_FREE_TEXT_KEYS = frozenset("reason note name title description text message".split())
+_LANGUAGE_PAIR_KEYS = frozenset("email phone id currency type".split())
+_LANGUAGE_VALUE_KEYS = frozenset("date query limit street".split())
 
-VALUE_KEYS = _KNOWN_PAIR_KEYS | frozenset("date query limit street".split())
-"""Keys of ``named`` that hold values of a fixed kind, never the id of an object."""
+
+def key_alias(key: str) -> str:
+    """The key a pair key stands for ("qty" → "quantity", "title" → "name")."""
+    return _KEY_ALIASES.get(key) or domain_vocabulary().key_aliases.get(key, key)
+
+
+def integer_keys() -> frozenset[str]:
+    """Keys whose values are whole numbers: language ones and the vocabulary's."""
+    return _INT_KEYS | domain_vocabulary().integer_values
+
+
+def decimal_keys() -> frozenset[str]:
+    """Keys whose values are decimals (money, percentages): language ones and the vocabulary's."""
+    return _FLOAT_KEYS | domain_vocabulary().decimal_values
+
+
+def free_text_keys() -> frozenset[str]:
+    """Keys whose unquoted value runs to the end of the clause ("reason: arrived damaged")."""
+    return _FREE_TEXT_KEYS | domain_vocabulary().text_values
+
+
+def known_pair_keys() -> frozenset[str]:
+    """Keys a ``key=value`` or ``key: value`` pair may have without looking like code."""
+    return (
+        free_text_keys()
+        | integer_keys()
+        | decimal_keys()
+        | _LANGUAGE_PAIR_KEYS
+        | domain_vocabulary().value_keys
+    )
+
+
+def value_keys() -> frozenset[str]:
+    """Keys of ``named`` that hold values of a fixed kind, never the id of an object."""
+    return known_pair_keys() | _LANGUAGE_VALUE_KEYS
 
 
 # --- the domain vocabulary (a data file) ------------------------------------------------------
@@ -137,6 +167,24 @@ class DomainVocabulary:
     id_nouns: frozenset[str]
     code_objects: frozenset[str]
     product_objects: frozenset[str]
+    value_cues: Mapping[str, str]
+    value_units: Mapping[str, str]
+    counted_values: frozenset[str]
+    price_verbs: Mapping[str, str]
+    value_names: Mapping[str, str]
+    integer_values: frozenset[str]
+    decimal_values: frozenset[str]
+    key_aliases: Mapping[str, str]
+    key_second_words: frozenset[str]
+    text_values: frozenset[str]
+    value_keys: frozenset[str]
+    named_values: frozenset[str]
+    comment_cues: frozenset[str]
+    name_stop_words: frozenset[str]
+    named_field_objects: frozenset[str]
+    payment_verbs: frozenset[str]
+    methods_after_paying: frozenset[str]
+    label_nouns: frozenset[str]
     noun_verbs: Mapping[str, str]
     orderable: frozenset[str]
     nominalizations: Mapping[str, str]
@@ -144,9 +192,12 @@ class DomainVocabulary:
     categories: Mapping[str, str]
     operation_categories: Mapping[str, str]
     instance_operations: frozenset[str]
+    operation_rewrites: Mapping[str, str]
+    status_operation: str
     no_instance_objects: frozenset[str]
     person_objects: frozenset[str]
     giving_operations: frozenset[str]
+    issuing_operation: str
     given_objects: frozenset[str]
     containers: frozenset[str]
     attribute_params: frozenset[str]
@@ -182,7 +233,7 @@ class DomainVocabulary:
                 missing section.
         """
         root = datafile.compose_yaml(
-            text, source, VocabularyError, list_example="tiers: [gold, silver]"
+            text, source, VocabularyError, list_example="section: [word, another word]"
         )
         sections = _parse_sections(root, source)
         if base is None:
@@ -262,9 +313,7 @@ _KIND_OF_TYPE = {
     "str": _TEXT,
 }
 # The sections are the fields of DomainVocabulary, their shape is the field's type.
-_SECTION_KINDS = {
-    f.name: _KIND_OF_TYPE[str(f.type)] for f in dataclasses.fields(DomainVocabulary)
-}
+_SECTION_KINDS = {f.name: _KIND_OF_TYPE[str(f.type)] for f in dataclasses.fields(DomainVocabulary)}
 _EXAMPLES = {
     _WORDS: "'{name}: [word, another word]'",
     _WORD_MAP: "'{name}:' then indented 'word: value' lines",
