@@ -10,7 +10,8 @@ Two signals, both cheap and deterministic:
 - the script of the letters: a request written mostly in non-Latin letters (Cyrillic, CJK,
   Arabic, ...) is not English;
 - function words: common words of French, German, Spanish, Italian, Portuguese and Dutch
-  that are not also English words, counted against English function words.
+  that are not also English words (a data file, ``data/languages.yaml``, since some are
+  everyday request words such as "commande"), counted against English function words.
 
 It is a guess for one purpose (a clear answer instead of a wrong call), not a language
 identifier: it returns ``None`` whenever the evidence is weak.
@@ -18,32 +19,28 @@ identifier: it returns ``None`` whenever the evidence is weak.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections import Counter
+from importlib import resources
+
+import yaml
 
 from stores.language.keywords import STOPWORDS, tokenize
 
-_FUNCTION_WORDS: dict[str, str] = {
-    "French": """le la les des du une et est pour avec dans sur je vous nous il elle pas que qui
-        au aux ce cette mon ma mes son sa ses leur un de en où très créer crée créez commande
-        produit compte passe passer puis ensuite utilisateur nouveau nouvelle s'il plaît""",
-    "German": """der das und ist ein eine einen einem einer mit für auf nicht ich sie wir zu
-        von den dem des bitte erstelle erstellen neue neuen neues oder mein meine dann und
-        bestelle bestellung konto benutzer lege anlegen für""",
-    "Spanish": """el los las una unos unas y es para con por en del que un mi su nuevo nueva
-        crear crea cree pedido favor cuenta producto prueba luego después usuario haz""",
-    "Italian": """il lo gli una e è per con di che un del della nuovo nuova crea creare ordine
-        prodotto conto poi dopo utente fai""",
-    "Portuguese": """o os um uma e é para com de do da que novo nova criar crie pedido produto
-        conta depois usuário faça""",
-    "Dutch": """de het een en is voor met van dat niet ik maak nieuwe bestelling rekening
-        daarna gebruiker""",
-}
-# A word that is also English ("die", "is", "on", "a") is no evidence either way.
-_FOREIGN: dict[str, frozenset[str]] = {
-    language: frozenset(words.split()) - STOPWORDS
-    for language, words in _FUNCTION_WORDS.items()
-}
+
+@functools.cache
+def _foreign_words() -> dict[str, frozenset[str]]:
+    """Words of other languages (``data/languages.yaml``), minus those that are also English."""
+    resource = resources.files("stores.language").joinpath("data/languages.yaml")
+    table = yaml.safe_load(resource.read_text(encoding="utf-8")) or {}
+    # A word that is also English ("die", "is", "on", "a") is no evidence either way.
+    return {
+        str(language): frozenset(str(words).lower().split()) - STOPWORDS
+        for language, words in table.items()
+    }
+
+
 _ENGLISH_EXTRA = frozenset("create make place add get show list the an and then for".split())
 
 _SCRIPT_NAMES = {
@@ -89,7 +86,7 @@ def guess_non_english(text: str) -> str | None:
     english = sum(1 for w in words if w in STOPWORDS or w in _ENGLISH_EXTRA)
     scores = {
         language: sum(1 for w in words if w in vocabulary)
-        for language, vocabulary in _FOREIGN.items()
+        for language, vocabulary in _foreign_words().items()
     }
     language, best = max(scores.items(), key=lambda item: item[1])
     if best >= 1 and best > english:
