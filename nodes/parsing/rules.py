@@ -41,6 +41,7 @@ from nodes.parsing.splitting import (
     ClauseSplitter,
 )
 from nodes.state import Action, Entities, Intent, SubIntent
+from stores.language.cues import english_words_of
 from stores.language.detect import guess_non_english
 from stores.language.entities import extract_entities, scan_entities
 from stores.language.identifiers import identifier_base
@@ -262,6 +263,9 @@ class RuleIntentParser:
         clause.thing_pronoun = any(t in _THING_PRONOUNS for t in tokens) or _demonstrative(tokens)
         clause.quantified = any(t in _QUANTIFIERS for t in tokens) or "status" in named
         keywords = extract_keywords(masked, self.lexicon, max_keywords=10)
+        # Chinese cue words add their English words ("读取文件": read, path, file), which
+        # tool names and schemas are written in.
+        keywords += english_words_of(masked)
         clause.keywords = list(dict.fromkeys([*(k for k in (operation, target) if k), *keywords]))
         return clause
 
@@ -585,11 +589,14 @@ def _rewrite_give_me(text: str) -> str:
 def _possessors(
     text: str, spans: Sequence[tuple[int, int, str]], objects: Sequence[TermMatch]
 ) -> list[TermMatch]:
-    """Objects followed by a possessive and another object: the user in "user 42's wallet"."""
+    """Objects followed by a possessive and another object: the user in "user 42's wallet".
+
+    Chinese marks the possessor with 的: the user in "用户 7 的购物车" (user 7's cart).
+    """
     found: list[TermMatch] = []
     for current, following in zip(objects, objects[1:], strict=False):
         between = text[spans[current.stop - 1][1] : spans[following.start][0]]
-        if re.fullmatch(r"\s*(?:0\s*|\S+)?['’]s\s+", between):
+        if re.fullmatch(r"\s*(?:0\s*|\S+)?['’]s\s+|\s*(?:0\s*)?的\s*", between):
             found.append(current)
     return found
 

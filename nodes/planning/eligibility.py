@@ -16,6 +16,7 @@ from nodes.planning.relevance import MIN_RELEVANCE, relevance
 from nodes.state import Candidate, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
+from stores.language.cues import english_words_of
 from stores.language.keywords import lemmatize, tokenize
 from stores.language.lexicon import Lexicon
 
@@ -191,6 +192,7 @@ def name_residue(sub: SubIntent, spec: ToolSpec, lexicon: Lexicon) -> int:
     name the request explains fully is the one meant.
     """
     words = set(re.findall(r"[a-z]+", sub["text"].lower()))
+    words |= set(english_words_of(sub["text"]))  # Chinese cue words: "读取文件" says read, file
     said = {lemmatize(w) for w in words} | words
     terms = {sub["operation"], sub["target"]}
     for match in lexicon.find_terms([lemmatize(w) for w in tokenize(sub["text"])]):

@@ -17,6 +17,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from nodes.planning.request_spans import Span, context_words
+from stores.language.cues import english_words_of
 from stores.language.identifiers import (
     identifier_base,
     is_identifier_name,
@@ -74,7 +75,8 @@ def _kind_of(schema: Mapping[str, Any]) -> str:
 def content_words(text: str) -> set[str]:
     """Lemmatised, singular content words of a text (names split into words)."""
     words: set[str] = set()
-    for raw in re.findall(r"[A-Za-z][A-Za-z0-9_]*", text):
+    # Chinese words count as their English cue words (data/cues.yaml): "文件" as path, file.
+    for raw in [*re.findall(r"[A-Za-z][A-Za-z0-9_]*", text), *english_words_of(text)]:
         for word in split_words(raw):
             if len(word) < 2 or word in STOPWORDS or word in _WEAK or word.isdigit():
                 continue

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from stores.language import spans as shared_spans
+from stores.language.cues import english_cue_words
+
 SPAN_KINDS = frozenset(
     """number money percent date time datetime duration quoted path url email identifier
     keyvalue json list name boolean""".split()
@@ -102,6 +105,7 @@ _NUMBER = re.compile(
 _UNIT_ATTACHED = re.compile(r"[A-Za-z°µΩ/²³^\d]*[A-Za-z°µΩ²³](?:\^\d+)?")
 _UNIT_FOLLOWING = re.compile(r"\s+([A-Za-z°µΩ/²³]+(?:\^\d+)?(?:/[A-Za-z²³^\d]+)?)")
 _WORD = re.compile(r"[A-Za-z][\w'’\-.]*[\w]|[A-Za-z]|\d[\w.\-]*")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
 
@@ -461,11 +465,27 @@ def _compatible(first: Span, other: Span) -> bool:
 
 def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     """The typed spans of a text, ordered and non-overlapping; lists hold their items."""
+    if _CJK.search(text):
+        # Chinese or mixed: the shared span library reads Chinese numbers, dates and money.
+        return [_adopted(span) for span in shared_spans.extract_spans(text, now=now)]
     return _group_lists(text, _scan_atoms(text, now))
+
+
+def _adopted(span: shared_spans.Span) -> Span:
+    return Span(
+        span.kind, span.value, span.text, span.start, span.end, span.unit, span.key,
+        tuple(_adopted(item) for item in span.items),
+    )  # fmt: skip
 
 
 def context_words(text: str, span: Span, window: int = 4) -> tuple[list[str], list[str]]:
     """Up to ``window`` lower-cased words before and after a span (nearest last / first)."""
+    if _CJK.search(text):
+        # Chinese words segmented by jieba, and cue words read as their English words.
+        shared = shared_spans.Span(span.kind, span.value, span.text, span.start, span.end)
+        near_before, near_after = shared_spans.context_words(text, shared, window)
+        before = english_cue_words(near_before, nearest_last=True)[-window:]
+        return before, english_cue_words(near_after, nearest_last=False)[:window]
     before = [w.lower() for w in _WORD.findall(text[: span.start])][-window:]
     after = [w.lower() for w in _WORD.findall(text[span.end :])][:window]
     return before, after

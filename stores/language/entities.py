@@ -296,7 +296,9 @@ def _next_value(
     return None
 
 
-_VALUE_FILLERS = frozenset("of is at to = : as be set with a an the for by was".split())
+_VALUE_FILLERS = frozenset(
+    "of is at to = : as be set with a an the for by was ： 为 是 设 成 改 到 设为 改为 改成".split()
+)
 _NUMERIC = frozenset({"num", "money", "pct"})
 
 
@@ -456,6 +458,11 @@ def _is_capitalized_run(scan: _Scan, start: int, stop: int) -> bool:
 
 _NAME_TRIGGERS = frozenset({"named", "called", "titled", "entitled"})
 _NAME_NOUNS = frozenset({"name", "title"})
+_NAME_FILLERS = (
+    frozenset({"is", "of", ":", "=", "to", "as", "should", "be", "：", "是"})
+    | _NAME_NOUNS
+    | _NAME_TRIGGERS
+)
 
 
 def _rule_names(scan: _Scan) -> None:
@@ -470,7 +477,7 @@ def _rule_names(scan: _Scan) -> None:
             and scan.word(index - 1) not in scan.vocabulary.named_field_objects
         ):
             start = index + 1
-            while scan.word(start) in {"is", "of", ":", "=", "to", "as", "should", "be"}:
+            while scan.word(start) in _NAME_FILLERS:  # "the name is X", "名字叫 X"
                 start += 1
         elif (
             token.kind == "quoted"
@@ -501,6 +508,7 @@ def _rule_status(scan: _Scan) -> None:
         before2 = words[index - 2] if index > 1 else ""
         after = words[stop] if stop < len(words) else ""
         led = before in {"to", "as", "into", "status", "state", "=", ":", "stage"}
+        led = led or before in {"为", "是", "成", "："}  # Chinese: "状态为 shipped", "改成 paid"
         led = led or (before in {"is", "be", "being"} and before2 in {"status", "state"})
         # "orders that were cancelled", "riders who are available".
         led = led or (
@@ -532,7 +540,7 @@ def _rule_reason(scan: _Scan) -> None:
         start: int | None = None
         if token.lower == "reason":
             start = index + 1
-            while scan.word(start) in {":", "=", "is", "being", "of", "for", "that", "as"}:
+            while scan.word(start) in {":", "=", "is", "being", "of", "for", "that", "as", "："}:
                 start += 1
         elif token.lower == "because":
             start = index + 1 + (scan.word(index + 1) == "of")
@@ -583,11 +591,11 @@ def _rule_word_values(scan: _Scan) -> None:
             scan.bind("date", str(token.value))
         elif low in vocabulary.comment_cues and (
             low != vocabulary.value_names["comment"]
-            or scan.word(index + 1) in {":", "=", "is", "of", "saying"}
+            or scan.word(index + 1) in {":", "=", "is", "of", "saying", "："}
             or (index + 1 < len(tokens) and tokens[index + 1].kind == "quoted")
         ):
             start = index + 1
-            while scan.word(start) in {":", "=", "is", "of", "saying"}:
+            while scan.word(start) in {":", "=", "is", "of", "saying", "："}:
                 start += 1
             found = _reason_text(scan, start) if start < len(tokens) else None
             if found is not None:

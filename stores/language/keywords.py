@@ -12,12 +12,15 @@ import re
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
+from stores.language.spans_cjk import segment as cjk_words
+
 if TYPE_CHECKING:  # lexicon.py imports this module at run time
     from stores.language.lexicon import Lexicon
 
 # Letters and digits (any script); "_" and punctuation split words, an inner apostrophe does
 # not ("don't", "user's").
 _WORD_RUN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 STOPWORDS: frozenset[str] = frozenset(
     """
@@ -120,7 +123,10 @@ def token_spans(text: str, *, split_identifiers: bool = True) -> list[tuple[int,
     spans: list[tuple[int, int, str]] = []
     for match in _WORD_RUN.finditer(text):
         run = match.group()
-        parts = _split_camel_case(run) if split_identifiers else [run]
+        if _CJK.search(run):
+            parts = list(cjk_words(run))  # "查询订单" → "查询", "订单"
+        else:
+            parts = _split_camel_case(run) if split_identifiers else [run]
         offset = match.start()
         for part in parts:
             start, end = offset, offset + len(part)
@@ -139,7 +145,8 @@ def tokenize(text: str) -> list[str]:
     Unicode letters and digits form words; punctuation, whitespace and ``_`` separate them,
     camelCase and PascalCase are split at case changes (``getUserById`` gives ``get``,
     ``user``, ``by``, ``id``), and a trailing possessive ``'s`` is removed. Scripts without
-    spaces (Chinese, Japanese) are not segmented: a run of such characters is one token.
+    spaces are split into words by jieba when they are Chinese ("查询订单" gives ``查询``,
+    ``订单``).
 
     Args:
         text: Any text, including code identifiers.

@@ -2,6 +2,8 @@
 
 jieba builds its prefix dictionary on first use (about half a second) and logs while doing
 so; only a request with Chinese text pays for it, once per process, and the log is silenced.
+The bilingual cue words (``data/cues.yaml``) are added to its dictionary, so that a cue such
+as 时区 is one word whatever jieba's own dictionary says.
 """
 
 from __future__ import annotations
@@ -15,9 +17,14 @@ from typing import Any
 def _tokenizer() -> Any:
     import jieba
 
+    from stores.language.cues import cue_words
+
     jieba.setLogLevel(logging.WARNING)
     tokenizer = jieba.Tokenizer()
     tokenizer.initialize()
+    for word in cue_words():
+        if len(word) > 1:
+            tokenizer.add_word(word)  # "时区" stays one word (jieba alone gives 时 + 区)
     return tokenizer
 
 

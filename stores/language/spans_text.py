@@ -92,9 +92,19 @@ _TRAILING_PUNCTUATION = ".,;:!?"
 _NOT_A_PATH = re.compile(r"[~.]?/|[\d/.]+|/[A-Za-z]|(?:[A-Z]\.)+[A-Za-z]")
 
 
+# "Asia/Tokyo", "America/New_York", "America/Argentina/Buenos_Aires": capitalized words
+# joined by "/" (time-zone names and the like) are one identifier, not two names.
+_REGION_NAME = re.compile(
+    r"(?<![A-Za-z0-9_/.-])[A-Z][A-Za-z]+(?:_[A-Z][A-Za-z]+)*"
+    r"(?:/[A-Z][A-Za-z]+(?:_[A-Z][A-Za-z]+)*)+(?![A-Za-z0-9_/])"
+)
+
+
 def find_urls_emails_paths(text: str) -> list[Candidate]:
-    """URLs (``https://…``, ``www.…``), e-mail addresses and file paths."""
-    found: list[Candidate] = []
+    """URLs (``https://…``, ``www.…``), e-mail addresses, file paths and region names."""
+    found: list[Candidate] = [
+        ("identifier", m.group(), m.start(), m.end()) for m in _REGION_NAME.finditer(text)
+    ]
     for kind, pattern in (("url", _URL), ("email", _EMAIL), ("path", _PATH)):
         for match in pattern.finditer(text):
             raw = match.group().rstrip(_TRAILING_PUNCTUATION)

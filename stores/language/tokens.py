@@ -7,7 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from stores.language.cues import cue_words
 from stores.language.keywords import STOPWORDS
+from stores.language.spans_cjk import segment as cjk_words
 from stores.language.vocabulary import (
     _CURRENCY_PREFIXES,
     _CURRENCY_WORDS,
@@ -30,10 +32,13 @@ class _Token:
     end: int
     value: Any = None
     used: bool = False
+    english: str | None = None  # a Chinese cue word's English word (data/cues.yaml)
 
     @property
     def lower(self) -> str:
-        return self.text.lower()
+        # The rules read words in lower case; a Chinese cue word reads as its English word,
+        # so "价格 30" is "price 30" and "订单 17" is "order 17" to them.
+        return self.english or self.text.lower()
 
 
 _MASTER = re.compile(
@@ -55,6 +60,9 @@ _MASTER = re.compile(
 )
 
 
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
 def _number_value(text: str) -> float:
     return float(text.replace(",", ""))
 
@@ -64,6 +72,17 @@ def _tokenize(text: str) -> list[_Token]:
     for match in _MASTER.finditer(text):
         kind = match.lastgroup or "punct"
         raw = match.group()
+        if kind == "word" and _CJK.search(raw):
+            # Chinese has no spaces: one word token per jieba word ("查询订单" → 查询, 订单).
+            offset = match.start()
+            cues = cue_words()
+            for part in cjk_words(raw):
+                english = cues.get(part)
+                token = _Token("word", part, offset, offset + len(part))
+                token.english = english[0] if english else None
+                tokens.append(token)
+                offset += len(part)
+            continue
         token = _Token(kind, raw, match.start(), match.end())
         if kind == "quoted":
             token.value = raw[1:-1].strip()

@@ -88,7 +88,7 @@ _TEXT_STOP_WORDS = frozenset(
     "and then with for at in under from to using which that who whose because so but after"
     " before once when".split()
 )
-_CLAUSE_END = frozenset(",.;!?\n")
+_CLAUSE_END = frozenset(",.;!?\n，。；！？")
 
 # Pair keys written in other words (the vocabulary adds its own: "qty", "cost", ...).
 _KEY_ALIASES = {"title": "name", "named": "name"}
