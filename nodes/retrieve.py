@@ -17,6 +17,7 @@ from nodes.context import Context, resolve_context
 from nodes.planning.eligibility import callable_in, tool_terms
 from nodes.state import Candidate, SubIntent, ZState
 from stores.catalog.model import Catalog
+from stores.language.cues import english_words_of
 from stores.language.lexicon import Lexicon
 from stores.retrieval.index import ToolIndex
 from stores.retrieval.ranking import embed_queries
@@ -29,6 +30,9 @@ def query_for(sub: SubIntent, reformulate: bool, lexicon: Lexicon) -> str:
     if not reformulate:
         # The clause plus its canonical terms: "place an order" also searches "create order".
         extra = [t for t in (sub["operation"], sub["target"]) if t and t not in sub["text"]]
+        # Chinese cue words add their English words, the language of tool schemas and of
+        # the embedding model ("读取文件" also searches "read path file").
+        extra += [w for w in dict.fromkeys(english_words_of(sub["text"])) if w not in extra]
         return " ".join([sub["text"], *extra])
     words = [sub["operation"], sub["target"], *sub["keywords"]]
     for term in (sub["operation"], sub["target"]):

@@ -73,6 +73,7 @@ from stores.language.vocabulary import (
     domain_vocabulary,
     integer_keys,
     key_alias,
+    value_keys,
 )
 
 # --- extraction -------------------------------------------------------------------------------
@@ -251,7 +252,12 @@ def _rule_object_ids(scan: _Scan) -> None:
         ):
             # "order three", "product number five": a number written out is an id too.
             value = str(int(token.value))
-        elif token.kind == "quoted" and token.value and " " not in token.value:
+        elif (
+            token.kind == "quoted"
+            and token.value
+            and " " not in token.value
+            and not _CJK.search(str(token.value))  # 骑手「张三」: a Chinese name, not an id
+        ):
             value = str(token.value)
         elif (
             token.kind == "word"
@@ -296,6 +302,7 @@ def _next_value(
     return None
 
 
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _VALUE_FILLERS = frozenset(
     "of is at to = : as be set with a an the for by was ： 为 是 设 成 改 到 设为 改为 改成".split()
 )
@@ -482,6 +489,8 @@ def _rule_names(scan: _Scan) -> None:
         elif (
             token.kind == "quoted"
             and index - 1 in {p for p, (_, stop) in scan.objects.items() if stop == index}
+            # 评论“很好” (a comment "great"): a value word's quoted text is that value.
+            and scan.objects[index - 1][0] not in value_keys()
             and (" " in str(token.value) or not any(c.isdigit() for c in str(token.value)))
             and not token.used
         ):

@@ -100,11 +100,16 @@ _REGION_NAME = re.compile(
 )
 
 
+# "*.pdf", "report-??.csv", "src/**/*.py": glob patterns are path-like values.
+_GLOB = re.compile(r"(?<![\w*?/.-])[\w./-]*[*?][\w.*?/-]*\.[A-Za-z][A-Za-z0-9]*(?![\w*?])")
+
+
 def find_urls_emails_paths(text: str) -> list[Candidate]:
-    """URLs (``https://…``, ``www.…``), e-mail addresses, file paths and region names."""
+    """URLs (``https://…``, ``www.…``), e-mail addresses, file paths, globs, region names."""
     found: list[Candidate] = [
         ("identifier", m.group(), m.start(), m.end()) for m in _REGION_NAME.finditer(text)
     ]
+    found += [("path", m.group(), m.start(), m.end()) for m in _GLOB.finditer(text)]
     for kind, pattern in (("url", _URL), ("email", _EMAIL), ("path", _PATH)):
         for match in pattern.finditer(text):
             raw = match.group().rstrip(_TRAILING_PUNCTUATION)

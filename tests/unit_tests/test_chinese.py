@@ -32,6 +32,8 @@ def test_cue_words_read_as_english() -> None:
         ("创建一个名字叫「Green Tea」的商品", {"name": "Green Tea"}),
         ("列出状态为 shipped 的订单", {"status": "shipped"}),
         ("查询账号 123456 的用户", {"account": "123456"}),
+        ("创建骑手「张三」，城市 Springfield", {"name": "张三", "city": "Springfield"}),
+        ("给用户 9 充值 100 元", {"user": "9", "amount": 100.0}),
     ],
 )
 def test_chinese_values_are_named(text: str, named: dict[str, object]) -> None:
@@ -70,3 +72,12 @@ def test_chinese_cues_bind_english_parameters() -> None:
 def test_a_bad_cue_file_names_the_line() -> None:
     with pytest.raises(CueFileError, match=r"mine.yaml, line 2: .*must be a non-empty list"):
         parse_cues("时区: [timezone]\n价格: price\n", "mine.yaml")
+
+
+def test_region_names_and_globs_are_one_value() -> None:
+    spans = extract_spans("把时间 14:30 从时区 Asia/Shanghai 转换到 America/New_York")
+    assert [(s.kind, s.value) for s in spans] == [
+        ("time", "14:30"), ("identifier", "Asia/Shanghai"), ("identifier", "America/New_York"),
+    ]  # fmt: skip
+    assert ("path", "*.pdf") in [(s.kind, s.value) for s in extract_spans("搜索文件 *.pdf")]
+    assert [s.kind for s in extract_spans("算一下 2*3.5")] == ["number", "number"]
