@@ -13,6 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     apply_offline_environment()
     from bench import (
         bfcl,
+        chinese,
         crash,
         e2e,
         embed,
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         "faults": faults.main,
         "e2e": e2e.main,
         "bfcl": bfcl.main,
+        "chinese": chinese.main,
         "model_ceiling": model_ceiling.main,
         "scale": scale.main,
         "hnsw": hnsw.main,

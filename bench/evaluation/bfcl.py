@@ -113,7 +113,13 @@ def case_request(case: dict[str, Any]) -> str:
 
 
 def compiled_tools(case: dict[str, Any]) -> list[dict[str, Any]]:
-    """The case's functions as BFCL's OpenAI function-calling handler compiles them."""
+    """The case's functions as BFCL's OpenAI function-calling handler compiles them.
+
+    A case that carries ``tools`` already in that shape (name, description, JSON Schema
+    parameters: ``python -m bench chinese``) is used as it is.
+    """
+    if "tools" in case:
+        return list(case["tools"])
     bfcl = _bfcl()
     functions = case.get("function") or []
     compiled: list[dict[str, Any]] = bfcl.convert_to_tool(
