@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nodes.planning.relevance import MIN_RELEVANCE, relevance
-from nodes.state import Candidate, SubIntent
+from nodes.state import Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
 from stores.language.keywords import lemmatize, tokenize
@@ -132,6 +132,36 @@ def score_candidates(
         scored.append(ScoredCandidate(score, rank, spec, fit, shared))
     scored.sort(key=lambda item: (-item.score, item.rank))
     return scored
+
+
+# Where an argument's value came from when the user gave it (see the rule planner's binding).
+_USER_ORIGINS = ("entity:", "request:", "span:", "elsewhere:")
+
+
+def user_given_values(calls: Sequence[PlannedCall]) -> list[str]:
+    """The literal values the user gave that these calls consume, as text, in order."""
+    found: list[str] = []
+    for call in calls:
+        for source in call["args"].values():
+            origin = str(source.get("origin") or "")
+            if "value" in source and (
+                origin.startswith(_USER_ORIGINS) or origin in {"text", "clarification"}
+            ):
+                found.append(str(source["value"]))
+    return list(dict.fromkeys(found))
+
+
+def values_a_retry_drops(
+    replacement: Sequence[PlannedCall], failed: Sequence[PlannedCall]
+) -> list[str]:
+    """Values of the request the failed tool's call used and its replacement would not.
+
+    A retry must do what the failed call was asked to do with another tool: a lookup of
+    "T-999" is not replaced by a health check that takes nothing. Judged on the values,
+    whatever parameter names the two tools give them.
+    """
+    kept = {v.lower() for v in user_given_values(replacement)}
+    return [v for v in user_given_values(failed) if v.lower() not in kept]
 
 
 def refused_gap(sub: SubIntent, spec: ToolSpec, environments: Sequence[str] | None) -> str:

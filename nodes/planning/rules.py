@@ -33,6 +33,7 @@ from nodes.planning.eligibility import (
     refused_fits_better,
     refused_gap,
     score_candidates,
+    values_a_retry_drops,
 )
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
@@ -229,6 +230,15 @@ class RulePlanner:
             return (
                 f"the other tool of the same kind, {choice.spec.id}, needs "
                 f"'{choice.missing[0]}', which the request does not give"
+            )
+        tried = [self.catalog.tools[t] for t in failed if t in self.catalog.tools]
+        dropped = values_a_retry_drops(
+            choice.calls, [c for spec in tried for c in self._bind_call(draft, sub, spec)[0]]
+        )
+        if dropped:
+            return (
+                f"the other tool of the same kind, {choice.spec.id}, does not use "
+                f"{', '.join(repr(v) for v in dropped)} from the request"
             )
         return None
 
