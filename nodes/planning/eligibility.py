@@ -164,6 +164,32 @@ def values_a_retry_drops(
     return [v for v in user_given_values(failed) if v.lower() not in kept]
 
 
+def better_fitting_writer(
+    chosen: ToolSpec, scored: Sequence[ScoredCandidate]
+) -> ScoredCandidate | None:
+    """A write tool of another server that fits the request better than the chosen writer.
+
+    The choice among candidates weighs how well values bind and what the domain lexicon
+    says ("person" is the sandbox's user); across servers that must not turn a request for
+    one system into a write on another: when the chosen tool writes and a writer of another
+    server shares strictly more of the request's words with its own schema (the
+    :func:`~nodes.planning.relevance.relevance` measure, domain-free), that writer is the
+    one meant, bound or not: if it cannot be bound the planner asks for what it needs,
+    never writes elsewhere instead.
+    """
+    if chosen.side_effect is False:
+        return None
+    mine = next((c for c in scored if c.spec.id == chosen.id), None)
+    if mine is None:
+        return None
+    writers = [
+        c for c in scored
+        if c.spec.side_effect is not False and c.spec.agent != chosen.agent
+        and c.relevance > mine.relevance
+    ]
+    return max(writers, key=lambda c: (c.relevance, -c.rank), default=None)
+
+
 def refused_gap(sub: SubIntent, spec: ToolSpec, environments: Sequence[str] | None) -> str:
     """The gap that names a tool the environment policy refused and the line that allows it."""
     return (

@@ -28,6 +28,7 @@ from nodes.planning.binding import (
 from nodes.planning.draft import PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
     ScoredCandidate,
+    better_fitting_writer,
     nothing_understood,
     own_untagged_server_tool,
     refused_fits_better,
@@ -312,7 +313,14 @@ class RulePlanner:
             key = (total, -candidate.rank)
             if best is None or key > best[0]:
                 best = (key, BoundChoice(candidate.spec, total, calls, missing))
-        return None if best is None else best[1]
+        if best is None:
+            return None
+        writer = better_fitting_writer(best[1].spec, scored)
+        if writer is not None:
+            # Never a write on another server that fits the request worse (see eligibility).
+            calls, missing = self._bind_call(draft, sub, writer.spec)
+            return BoundChoice(writer.spec, best[1].score, calls, missing)
+        return best[1]
 
     def _repeated_cores(self, sub: SubIntent, core: PlannedCall) -> list[PlannedCall]:
         """One core call per argument set the request gives ("in Paris and in Rome")."""
