@@ -220,7 +220,8 @@ def refused_fits_better(
     """The best tool the environment policy refused, when it fits better than the choice.
 
     Scored as any candidate (without the environment rule): it wins when nothing callable
-    was chosen, or when its name fits the clause strictly better than the chosen tool's. A
+    was chosen, when its name fits the clause strictly better than the chosen tool's, or
+    when it is a :func:`better_fitting_writer` than the chosen writer. A
     refused tool with the name of a callable candidate (a production twin of the test tool)
     never wins: the callable one is the one meant.
     """
@@ -236,6 +237,10 @@ def refused_fits_better(
                         None)
     if chosen_entry is None or closeness(best) > closeness(chosen_entry):
         return best
+    if chosen is not None:
+        # A refused writer of another server that fits the request better (the relevance
+        # measure) is the one meant, as among callable tools: never write elsewhere instead.
+        return better_fitting_writer(chosen, [chosen_entry, *scored])
     return None
 
 

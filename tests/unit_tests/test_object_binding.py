@@ -120,3 +120,32 @@ def test_a_writer_that_cannot_be_bound_is_asked_about_not_replaced_by_another_se
     draft = plan("create an entity Alice of type person", item)
     assert draft.calls == []
     assert draft.question is not None and draft.question["tool_id"] == "memory/create_entities"
+
+
+def test_an_untagged_servers_writer_that_fits_is_explained_not_replaced() -> None:
+    # The memory server has no environment tag: its writer is refused, and the shop's
+    # create_user (callable, named by the lexicon's "person" = user) must not run instead.
+    catalog = Catalog()
+    catalog.add_raw_tool(
+        {"name": "create_entities", "agent": "memory", "side_effect": True,
+         "description": "Create multiple new entities in the knowledge graph",
+         "input_schema": entities_schema()}, source="mcp:memory")
+    catalog.add_raw_tool(
+        {"name": "create_user", "agent": "shop", "side_effect": True, "environment": "test",
+         "description": "Create a test user with a name", "input_schema": USER}, source="shop")
+    lexicon = Lexicon.default()
+    intent = RuleIntentParser(lexicon).parse("create an entity Carol of type person")
+    sub = intent["sub_intents"][0]["id"]
+
+    def candidate(tool_id: str) -> Any:
+        return {"tool_id": tool_id, "agent": tool_id.split("/")[0], "score": 1.0,
+                "call_name": ""}
+
+    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
+                          Context())
+    draft = planner.plan(PlanRequest(
+        intent=intent, candidates={sub: [candidate("shop/create_user")]},
+        policy_refused={sub: [candidate("memory/create_entities")]}, retrieval_rounds=9))
+    assert draft.calls == []
+    [gap] = draft.gaps
+    assert "memory/create_entities" in gap and '"environment": "test"' in gap
