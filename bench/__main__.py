@@ -25,6 +25,7 @@ def main(argv: list[str] | None = None) -> int:
         retrieval,
         scale,
         spans,
+        thirdparty,
     )
 
     runners: dict[str, Callable[[list[str]], int]] = {
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         "scale": scale.main,
         "hnsw": hnsw.main,
         "spans": spans.main,
+        "thirdparty": thirdparty.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])

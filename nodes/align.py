@@ -31,18 +31,65 @@ def uncovered_subintents(state: ZState) -> list[str]:
     core = {
         c["sub_intent_id"]: c["call_id"] for c in state.get("plan") or [] if c["role"] == "core"
     }
-    decisions = state.get("decisions") or {}
     missing = []
     for sub in state["intent"]["sub_intents"]:
         if sub["action"] == "direct_answer":
             continue
-        if decisions.get(sub["id"], {}).get("action") == "covered":
-            continue  # another clause's call does what this one asks (the planner said so)
+        if cover_problem(state, sub["id"]) == "":
+            continue  # another clause's call does what this one asks, and it ran
         call_id = core.get(sub["id"])
         result = results.get(call_id) if call_id else None
-        if result is None or result["status"] != "ok":
+        if result is None or result["status"] != "ok" or replacement_problem(state, sub["id"]):
             missing.append(sub["id"])
     return missing
+
+
+def _said_values(value: Any) -> list[str]:
+    """The scalar values inside an argument, as text."""
+    if isinstance(value, Mapping):
+        return [v for item in value.values() for v in _said_values(item)]
+    if isinstance(value, list | tuple):
+        return [v for item in value for v in _said_values(item)]
+    return [] if value is None or isinstance(value, bool) else [str(value)]
+
+
+def replacement_problem(state: ZState, sub_id: str) -> str:
+    """Why the call that succeeded for a sub-intent does not replace the one that failed.
+
+    Whoever planned it (the rule planner's compensatory retry, or a chat model's next turn),
+    a call that replaces a failed core call must still use every value of the request the
+    failed call used (itself or through its lookups): a ticket lookup by "T-999" that failed
+    is not done by a health check that takes nothing, nor a failed account lookup by a
+    status read. "" when it does (or nothing failed); else the failed call, its error and
+    the values dropped.
+    """
+    core = [c for c in state.get("plan") or [] if c["role"] == "core"
+            and c["sub_intent_id"] == sub_id]
+    results: Mapping[str, CallResult] = state.get("results") or {}
+    succeeded = [results[c["call_id"]] for c in core if _status(results, c["call_id"]) == "ok"]
+    if not succeeded:
+        return ""
+    core_ids = {c["call_id"] for c in core}
+    failed = [r for r in [*(state.get("history") or []), *results.values()]
+              if r.get("status") == "error" and r.get("call_id") in core_ids]
+    request = str(state["intent"].get("request") or "").lower()
+    # The lookups of the replacement count: "account 123456" may now reach the new tool
+    # through its lookup of the user.
+    chain = [results[c["call_id"]] for c in state.get("plan") or []
+             if c["sub_intent_id"] == sub_id and _status(results, c["call_id"]) == "ok"]
+    kept = {v.lower() for r in chain for v in _said_values(r.get("args") or {})}
+    for record in failed:
+        said = [v for v in _said_values(record.get("args") or {})
+                if len(v) > 1 and v.lower() in request]
+        dropped = [v for v in dict.fromkeys(said) if v.lower() not in kept]
+        if dropped:
+            instead = ", ".join(dict.fromkeys(str(r.get("tool_id")) for r in succeeded))
+            return (
+                f"{record.get('tool_id')} failed: {record.get('error')}; {instead}, which "
+                f"ran instead, does not use {', '.join(repr(v) for v in dropped)} from the "
+                "request, so it does not do what was asked"
+            )
+    return ""
 
 
 async def check_alignment(state: ZState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -66,6 +113,7 @@ async def check_alignment(state: ZState, runtime: Runtime[Context]) -> dict[str,
         s
         for s in missing
         if decisions.get(s, {}).get("action") == "call_api"
+        and not replacement_problem(state, s)
         and not any(
             _error_kind(results, c["call_id"]) in FINAL_ERROR_KINDS
             for c in plan
@@ -76,7 +124,7 @@ async def check_alignment(state: ZState, runtime: Runtime[Context]) -> dict[str,
         gaps = list(state.get("gaps") or [])
         earlier = _earlier_failures(state.get("history") or [], plan)
         for sub_id in missing:
-            reason = _failure_reason(sub_id, plan, results)
+            reason = _failure_reason(state, sub_id)
             text = f"{subs[sub_id]['text']}: {reason}"
             index = next(
                 (i for i, g in enumerate(gaps) if g.startswith(subs[sub_id]["text"])), None
@@ -114,6 +162,48 @@ async def check_alignment(state: ZState, runtime: Runtime[Context]) -> dict[str,
     }
 
 
+def cover_problem(state: ZState, sub_id: str) -> str | None:
+    """Why a sub-intent the planner called "covered" by another clause's call is not.
+
+    Returns None when the planner did not say so, "" when the cover holds: the covering core
+    call (of another clause) ran ok, and either it only gains this clause's argument
+    (``completes``), or this clause asks for no other operation than that clause ("solve
+    them" after "calculate ..."). A clause that asks for something else ("mark it picked
+    up" after "assign rider 1") is not done by the other clause's call, whatever a planner
+    decided: the guarantee that no part is dropped in silence rests here, not in a planner.
+    """
+    decision = (state.get("decisions") or {}).get(sub_id) or {}
+    if decision.get("action") != "covered":
+        return None
+    subs = {s["id"]: s for s in state["intent"]["sub_intents"]}
+    results: Mapping[str, CallResult] = state.get("results") or {}
+    tool = str(decision.get("tool") or "")
+    completes = str(decision.get("completes") or "")
+    covering = [
+        c for c in state.get("plan") or []
+        if c["role"] == "core" and c["sub_intent_id"] != sub_id
+        and (c["call_id"] == completes if completes else c["tool_id"] == tool)
+    ]
+    if not covering:
+        return f"no call was made for it (it was counted as done by {tool or 'another call'}, "\
+            "which was not planned)"
+    ran = [c for c in covering if _status(results, c["call_id"]) == "ok"]
+    if not ran:
+        first = results.get(covering[0]["call_id"])
+        status = f"{first['status']}: {first.get('error')}" if first else "did not run"
+        return f"it was counted as done by {covering[0]['tool_id']}, which {status}"
+    operation = subs[sub_id]["operation"]
+    if completes or not operation:
+        return ""
+    if any(c["sub_intent_id"] in subs and subs[c["sub_intent_id"]]["operation"] == operation
+           for c in ran):
+        return ""
+    return (
+        f"no call was made for it: the plan counted it as done by {ran[0]['tool_id']}, "
+        "which does what another part of the request asks"
+    )
+
+
 def _earlier_failures(history: list[Any], plan: list[Any]) -> dict[str, str]:
     """Per sub-intent, the failed core call a retry replaced (from ``history``)."""
     planned = {c["call_id"]: c["sub_intent_id"] for c in plan}
@@ -127,7 +217,12 @@ def _earlier_failures(history: list[Any], plan: list[Any]) -> dict[str, str]:
     return found
 
 
-def _failure_reason(sub_id: str, plan: list[Any], results: Mapping[str, CallResult]) -> str:
+def _failure_reason(state: ZState, sub_id: str) -> str:
+    plan = state.get("plan") or []
+    results: Mapping[str, CallResult] = state.get("results") or {}
+    cover = cover_problem(state, sub_id) or replacement_problem(state, sub_id)
+    if cover:
+        return cover
     for call in plan:
         if call["sub_intent_id"] == sub_id and call["role"] == "core":
             result = results.get(call["call_id"])
@@ -135,6 +230,11 @@ def _failure_reason(sub_id: str, plan: list[Any], results: Mapping[str, CallResu
                 return "its call did not run"
             return f"{call['tool_id']} {result['status']}: {result.get('error')}"
     return "no call was planned"
+
+
+def _status(results: Mapping[str, CallResult], call_id: str) -> str:
+    result = results.get(call_id)
+    return str(result["status"]) if result else ""
 
 
 def _error_kind(results: Mapping[str, CallResult], call_id: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nodes.planning.relevance import MIN_RELEVANCE, relevance
-from nodes.state import Candidate, SubIntent
+from nodes.state import Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
 from stores.language.cues import english_words_of
@@ -135,6 +135,62 @@ def score_candidates(
     return scored
 
 
+# Where an argument's value came from when the user gave it (see the rule planner's binding).
+_USER_ORIGINS = ("entity:", "request:", "span:", "elsewhere:")
+
+
+def user_given_values(calls: Sequence[PlannedCall]) -> list[str]:
+    """The literal values the user gave that these calls consume, as text, in order."""
+    found: list[str] = []
+    for call in calls:
+        for source in call["args"].values():
+            origin = str(source.get("origin") or "")
+            if "value" in source and (
+                origin.startswith(_USER_ORIGINS) or origin in {"text", "clarification"}
+            ):
+                found.append(str(source["value"]))
+    return list(dict.fromkeys(found))
+
+
+def values_a_retry_drops(
+    replacement: Sequence[PlannedCall], failed: Sequence[PlannedCall]
+) -> list[str]:
+    """Values of the request the failed tool's call used and its replacement would not.
+
+    A retry must do what the failed call was asked to do with another tool: a lookup of
+    "T-999" is not replaced by a health check that takes nothing. Judged on the values,
+    whatever parameter names the two tools give them.
+    """
+    kept = {v.lower() for v in user_given_values(replacement)}
+    return [v for v in user_given_values(failed) if v.lower() not in kept]
+
+
+def better_fitting_writer(
+    chosen: ToolSpec, scored: Sequence[ScoredCandidate]
+) -> ScoredCandidate | None:
+    """A write tool of another server that fits the request better than the chosen writer.
+
+    The choice among candidates weighs how well values bind and what the domain lexicon
+    says ("person" is the sandbox's user); across servers that must not turn a request for
+    one system into a write on another: when the chosen tool writes and a writer of another
+    server shares strictly more of the request's words with its own schema (the
+    :func:`~nodes.planning.relevance.relevance` measure, domain-free), that writer is the
+    one meant, bound or not: if it cannot be bound the planner asks for what it needs,
+    never writes elsewhere instead.
+    """
+    if chosen.side_effect is False:
+        return None
+    mine = next((c for c in scored if c.spec.id == chosen.id), None)
+    if mine is None:
+        return None
+    writers = [
+        c for c in scored
+        if c.spec.side_effect is not False and c.spec.agent != chosen.agent
+        and c.relevance > mine.relevance
+    ]
+    return max(writers, key=lambda c: (c.relevance, -c.rank), default=None)
+
+
 def refused_gap(sub: SubIntent, spec: ToolSpec, environments: Sequence[str] | None) -> str:
     """The gap that names a tool the environment policy refused and the line that allows it."""
     return (
@@ -165,7 +221,8 @@ def refused_fits_better(
     """The best tool the environment policy refused, when it fits better than the choice.
 
     Scored as any candidate (without the environment rule): it wins when nothing callable
-    was chosen, or when its name fits the clause strictly better than the chosen tool's. A
+    was chosen, when its name fits the clause strictly better than the chosen tool's, or
+    when it is a :func:`better_fitting_writer` than the chosen writer. A
     refused tool with the name of a callable candidate (a production twin of the test tool)
     never wins: the callable one is the one meant.
     """
@@ -181,6 +238,10 @@ def refused_fits_better(
                         None)
     if chosen_entry is None or closeness(best) > closeness(chosen_entry):
         return best
+    if chosen is not None:
+        # A refused writer of another server that fits the request better (the relevance
+        # measure) is the one meant, as among callable tools: never write elsewhere instead.
+        return better_fitting_writer(chosen, [chosen_entry, *scored])
     return None
 
 

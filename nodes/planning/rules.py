@@ -28,11 +28,13 @@ from nodes.planning.binding import (
 from nodes.planning.draft import PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
     ScoredCandidate,
+    better_fitting_writer,
     nothing_understood,
     own_untagged_server_tool,
     refused_fits_better,
     refused_gap,
     score_candidates,
+    values_a_retry_drops,
 )
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
@@ -230,6 +232,15 @@ class RulePlanner:
                 f"the other tool of the same kind, {choice.spec.id}, needs "
                 f"'{choice.missing[0]}', which the request does not give"
             )
+        tried = [self.catalog.tools[t] for t in failed if t in self.catalog.tools]
+        dropped = values_a_retry_drops(
+            choice.calls, [c for spec in tried for c in self._bind_call(draft, sub, spec)[0]]
+        )
+        if dropped:
+            return (
+                f"the other tool of the same kind, {choice.spec.id}, does not use "
+                f"{', '.join(repr(v) for v in dropped)} from the request"
+            )
         return None
 
     def _policy_explains(
@@ -302,7 +313,14 @@ class RulePlanner:
             key = (total, -candidate.rank)
             if best is None or key > best[0]:
                 best = (key, BoundChoice(candidate.spec, total, calls, missing))
-        return None if best is None else best[1]
+        if best is None:
+            return None
+        writer = better_fitting_writer(best[1].spec, scored)
+        if writer is not None:
+            # Never a write on another server that fits the request worse (see eligibility).
+            calls, missing = self._bind_call(draft, sub, writer.spec)
+            return BoundChoice(writer.spec, best[1].score, calls, missing)
+        return best[1]
 
     def _repeated_cores(self, sub: SubIntent, core: PlannedCall) -> list[PlannedCall]:
         """One core call per argument set the request gives ("in Paris and in Rome")."""

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nodes.planning.object_binding import bind_object_parameters
 from nodes.planning.param_fit import (
     _WEAK,
     STRONG_CUE,
@@ -192,6 +193,7 @@ def bind_schema(
     if similarity is not None:
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
+    bind_object_parameters(text, params, values, bind_schema)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)
     return Binding(sets=_argument_sets(values, crossed), missing=missing, evidence=evidence)

@@ -190,3 +190,17 @@ def test_zspace_mcp_calls_the_service(desk: tuple[TicketService, Path]) -> None:
     assert [r["path"] for r in searches] == ["/tickets"], searches
     assert searches[0]["query"].get("maxResults") == ["2"], searches
     assert service.api_key not in json.dumps(reply)
+
+
+def test_a_missing_ticket_is_stated_not_answered_with_the_health_check(
+    desk: tuple[TicketService, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: get_ticket answered 404, the retry called service_health (a read that needs
+    # nothing) and the run ended done.
+    service, _ = desk
+    code, result, out = run(capsys, "run", "get ticket ticket_id=T-999")
+    assert [r["path"] for r in sent(service, "GET")][-1:] == ["/tickets/T-999"], out
+    assert code == 1 and result["status"] == "failed", out
+    gaps = " ".join(result["gaps"])
+    assert "ticket-desk/get_ticket" in gaps and "404" in gaps, gaps
+    assert "Not done" in result["answer"]

@@ -3,7 +3,8 @@
 ``@modelcontextprotocol/server-filesystem`` and ``server-memory`` (npm, pinned by
 ``npm/package-lock.json``) and ``mcp-server-time`` (PyPI, pinned in constraints.txt) are
 configured in one mcp.json with the sandbox, indexed once with ``zspace index``, and asked
-plain requests with ``zspace run`` (the real CLI in a subprocess, offline rules planner).
+plain requests with ``zspace run`` (the real CLI in a subprocess, offline rules planner); the
+world is built by ``third_party_world``, which ``python -m bench thirdparty`` shares.
 
 Failing requests never write anywhere (the sandbox database, the filesystem root and the
 memory file are compared before and after) and never end done; the answer names the failed
@@ -14,123 +15,23 @@ they start passing.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.integration_tests.npm_servers import ensure_installed
+from tests.integration_tests.third_party_world import Servers, build_world, calls
 
-REPO = Path(__file__).resolve().parents[2]
 EXIT_NOT_DONE = 1
-
-
-@dataclass
-class Servers:
-    """The configured world: where each server keeps its data, and how to run zspace on it."""
-
-    home: Path
-    root: Path
-    memory_file: Path
-    env: dict[str, str]
-    ran: dict[str, tuple[int, dict[str, Any], str]]
-
-    def zspace(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "graph.cli", *args], capture_output=True, text=True,
-            cwd=self.home, env=self.env, timeout=240, check=False,
-        )
-
-    def run(self, request: str) -> tuple[int, dict[str, Any], str]:
-        """``zspace run REQUEST --json``: exit code, the JSON line, and everything printed."""
-        return self._read(request, self.zspace("run", request, "--json"))
-
-    def run_many(self, requests: list[str], at_once: int = 2) -> None:
-        """Run requests that write nothing a few at a time (each mostly starts up)."""
-        with ThreadPoolExecutor(max_workers=at_once) as pool:
-            done = list(pool.map(lambda r: self.zspace("run", r, "--json"), requests))
-        for request, process in zip(requests, done, strict=True):
-            self._read(request, process)
-
-    def _read(
-        self, request: str, done: subprocess.CompletedProcess[str]
-    ) -> tuple[int, dict[str, Any], str]:
-        assert "Traceback" not in done.stderr, done.stderr
-        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-        assert lines, f"no JSON line: {done.stdout}\n{done.stderr}"
-        self.ran[request] = (done.returncode, json.loads(lines[-1]), done.stdout + done.stderr)
-        return self.ran[request]
-
-    def outcome(self, request: str) -> tuple[int, dict[str, Any], str]:
-        """The run of an earlier test of this module, or a new one."""
-        return self.ran.get(request) or self.run(request)
-
-    def snapshot(self) -> dict[str, Any]:
-        """Everything a write could change: sandbox tables, the files under root, the memory."""
-        from sandbox.export import export_tables
-
-        files = {
-            str(path.relative_to(self.root)): hashlib.sha256(path.read_bytes()).hexdigest()
-            if path.is_file() else "dir"
-            for path in sorted(self.root.rglob("*"))
-        }
-        memory = self.memory_file.read_bytes() if self.memory_file.exists() else None
-        return {"sandbox": export_tables(self.home / "sandbox.db"), "files": files,
-                "memory": memory}
 
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Servers:
     try:
-        scripts = ensure_installed()
+        return build_world(tmp_path_factory.mktemp("first-hour"))
     except RuntimeError as exc:
         pytest.skip(str(exc))
-    base = tmp_path_factory.mktemp("first-hour")
-    home, root = base / "home", base / "root"
-    (root / "docs").mkdir(parents=True)
-    home.mkdir()
-    (root / "notes.txt").write_text("buy milk\n", encoding="utf-8")
-    (root / "docs" / "readme.md").write_text("# docs\n", encoding="utf-8")
-    memory_file = base / "memory.jsonl"
-    memory_file.write_text(
-        json.dumps({"type": "entity", "name": "Bob", "entityType": "person",
-                    "observations": ["likes tea"]}) + "\n",
-        encoding="utf-8",
-    )
-    config = {"mcpServers": {
-        "sandbox": {"command": "python", "args": ["-m", "sandbox", "serve"],
-                    "env": {"ZSPACE_HOME": str(home)}, "timeout": 30, "environment": "test"},
-        "filesystem": {"command": "node", "args": [str(scripts["filesystem"]), str(root)],
-                       "timeout": 30, "environment": "test"},
-        "memory": {"command": "node", "args": [str(scripts["memory"])],
-                   "env": {"MEMORY_FILE_PATH": str(memory_file)}, "timeout": 30,
-                   "environment": "test"},
-        "time": {"command": "python", "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
-                 "timeout": 30},
-    }}
-    (home / "mcp.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
-    env = {**os.environ, "ZSPACE_HOME": str(home), "PYTHONPATH": str(REPO)}
-    world = Servers(home, root, memory_file, env, {})
-    subprocess.run([sys.executable, "-m", "sandbox", "reset"], cwd=home, env=env, check=True,
-                   capture_output=True)
-    indexed = world.zspace("index", "--mcp", "mcp.json", "--json")
-    assert indexed.returncode == 0, indexed.stderr
-    for server in ("sandbox", "filesystem", "memory", "time"):
-        assert f"  {server}: " in indexed.stdout, indexed.stdout
-    return world
-
-
-def calls(payload: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
-    """(tool, status, args) of every call the run made."""
-    return [(r["tool_id"], r["status"], r.get("args") or {})
-            for r in (payload.get("results") or {}).values()]
 
 
 # ------------------------------------------------------------------ failing requests
@@ -217,8 +118,7 @@ SUCCESSES = [
     Success("search nodes query=Bob", "memory/search_nodes", {"query": "Bob"}, "likes tea"),
     Success("create an entity Alice of type person", "memory/create_entities",
             {"entities": [{"name": "Alice", "entityType": "person", "observations": []}]},
-            "Alice", gap="'person' is read as the sandbox's user: it runs sandbox/create_user",
-            writes=True),
+            "Alice", writes=True),
 ]
 
 
@@ -242,3 +142,17 @@ def test_a_plain_request_makes_the_right_call(successes: Servers, case: Success)
     assert [(t, s) for t, s, _ in made] == [(case.tool, "ok")], made
     assert made[0][2] == expected_args
     assert case.output in json.dumps(payload["results"]), payload["results"]
+
+
+# ------------------------------------------------------------------ the done-when, measured
+def test_plain_requests_never_write_unasked_and_never_say_done_when_they_failed(
+    servers: Servers,
+) -> None:
+    # The part of ``python -m bench thirdparty`` CI can afford beyond the tests above: an
+    # unknown id, a failing write and nonsense.
+    from bench.thirdparty import CI_SUBSET, REQUESTS, run_requests, totals
+
+    rows = run_requests(servers, [c for c in REQUESTS if c.request in CI_SUBSET])
+    summary = totals(rows)
+    assert summary["requests"] == len(CI_SUBSET)
+    assert summary["unrequested_writes"] == 0 and summary["false_done"] == 0, rows

@@ -1,0 +1,226 @@
+"""Plain requests to your own MCP servers: ``python -m bench thirdparty``.
+
+Issue 16's done-when, measured: over plain requests (written here, from no benchmark) to the
+filesystem and memory servers (npm), the time server (PyPI) and the sandbox, configured and
+indexed as a new user would (:mod:`tests.integration_tests.third_party_world`), count
+
+- **unrequested writes**: a store (sandbox tables, the files under the filesystem root, the
+  memory file) that changed although the request asked for no write there;
+- **false done**: a run that said done although it failed (a call failed, or the request
+  cannot succeed: a missing file, a bad timezone, an unknown id, nonsense).
+
+Both must be 0. Each request runs alone through ``zspace run --json`` with every store
+snapshotted before and after. The table (status, calls, what changed, verdict; totals) goes
+to ``bench/results/thirdparty.md``. ``tests/integration_tests/test_third_party_mcp.py``
+checks the same two counts on a subset in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+RESULTS = Path(__file__).resolve().parent / "results" / "thirdparty.md"
+Expect = Literal["ok", "fail", "unclear"]
+
+
+@dataclass(frozen=True)
+class Plain:
+    """One plain request: what should happen, the tool it needs, where it may write."""
+
+    request: str
+    expect: Expect
+    tool: str = ""  # prefix of the tool a successful run calls
+    writes: frozenset[str] = frozenset()
+
+
+def _w(*stores: str) -> frozenset[str]:
+    return frozenset(stores)
+
+
+REQUESTS = [
+    # ---- succeeding: reads
+    Plain("get the current time in timezone=Asia/Tokyo", "ok", "time/get_current_time"),
+    Plain("get the current time in timezone=Europe/Paris", "ok", "time/get_current_time"),
+    Plain("what time is it in timezone=America/New_York", "ok", "time/get_current_time"),
+    Plain("what time is it in Tokyo", "ok", "time/get_current_time"),
+    Plain("convert the time 14:00 from timezone Europe/London to Asia/Tokyo", "ok",
+          "time/convert_time"),
+    Plain("list the directory path={root}", "ok", "filesystem/list_directory"),
+    Plain("list the directory path={root}/docs", "ok", "filesystem/list_directory"),
+    Plain("list the files in {root}", "ok", "filesystem/list_directory"),
+    Plain("read the file path={root}/notes.txt", "ok", "filesystem/read"),
+    Plain("read {root}/docs/readme.md", "ok", "filesystem/read"),
+    Plain("get file info path={root}/notes.txt", "ok", "filesystem/get_file_info"),
+    Plain("search files path={root} pattern=readme", "ok", "filesystem/search_files"),
+    Plain("list the allowed directories", "ok", "filesystem/list_allowed_directories"),
+    Plain("read the knowledge graph", "ok", "memory/read_graph"),
+    Plain("search nodes query=Bob", "ok", "memory/search_nodes"),
+    Plain("look up the user with account number 123456", "ok", "sandbox/get_user_by_account"),
+    Plain("list the products", "ok", "sandbox/list_products"),
+    # ---- succeeding: writes, each where it was asked
+    Plain("create an entity Alice of type person", "ok", "memory/create_entities",
+          _w("memory")),
+    Plain("write the file path={root}/todo.txt with content=call mom", "ok",
+          "filesystem/write_file", _w("files")),
+    Plain("create the directory path={root}/archive", "ok", "filesystem/create_directory",
+          _w("files")),
+    Plain("create a test product", "ok", "sandbox/create_product", _w("sandbox")),
+    # ---- failing: missing file, bad timezone, unknown id
+    Plain("list the directory path=/nonexistent-dir", "fail"),
+    Plain("list the files in /nonexistent-dir", "fail"),
+    Plain("read the file path={root}/missing.txt", "fail"),
+    Plain("read the file missing.txt", "fail"),
+    Plain("get file info path={root}/nope.txt", "fail"),
+    Plain("get the current time in timezone=Narnia", "fail"),
+    Plain("what time is it in Narnia", "fail"),
+    Plain("look up the user with account number 999999", "fail"),
+    Plain("show order 99999", "fail"),
+    Plain("cancel order 99999", "fail"),
+    Plain("delete the entity Zed from the knowledge graph", "fail"),
+    # ---- not understood
+    Plain("hola", "unclear"),
+    Plain("asdf qwerty", "unclear"),
+    Plain("frobnicate the widget 7", "unclear"),
+    Plain("please handle it", "unclear"),
+    Plain("make it better", "unclear"),
+]
+# What CI runs besides the requests test_third_party_mcp.py already checks (failing reads,
+# successful reads and a write): an unknown id, a failing write and nonsense.
+CI_SUBSET = [
+    "look up the user with account number 999999",
+    "cancel order 99999",
+    "frobnicate the widget 7",
+]
+
+
+@dataclass
+class Row:
+    """What one request did."""
+
+    request: str
+    expect: Expect
+    status: str
+    code: int
+    calls: list[tuple[str, str]]
+    changed: list[str]
+    unrequested_write: bool
+    false_done: bool
+    verdict: str
+    seconds: float
+
+
+def judge(case: Plain, code: int, payload: dict[str, Any], changed: set[str],
+          seconds: float, request: str) -> Row:
+    """The verdict of one run: the two counted faults first, then what it did."""
+    from tests.integration_tests.third_party_world import calls
+
+    made = [(tool, status) for tool, status, _ in calls(payload)]
+    status = str(payload.get("status"))
+    unrequested = bool(changed - case.writes)
+    failed_call = any(s != "ok" for _, s in made)
+    false_done = status == "done" and (case.expect == "fail" or failed_call)
+    if unrequested:
+        verdict = "UNREQUESTED WRITE"
+    elif false_done:
+        verdict = "FALSE DONE"
+    elif case.expect == "ok" and status == "done" and any(
+        t.startswith(case.tool) and s == "ok" for t, s in made
+    ):
+        verdict = "right call"
+    elif status == "waiting for input":
+        verdict = "asked"
+    elif status in {"failed", "partial"}:
+        verdict = "failure stated"
+    elif status == "done" and not made:
+        verdict = "answered without a call"
+    else:
+        verdict = "other call"
+    return Row(request, case.expect, status, code, made, sorted(changed), unrequested,
+               false_done, verdict, seconds)
+
+
+def run_requests(world: Any, cases: list[Plain]) -> list[Row]:
+    """Run each request alone, stores snapshotted before and after."""
+    from tests.integration_tests.third_party_world import changed_stores
+
+    rows = []
+    for case in cases:
+        request = case.request.format(root=world.root)
+        before = world.snapshot()
+        started = time.monotonic()
+        code, payload, _ = world.run(request)
+        changed = changed_stores(before, world.snapshot())
+        rows.append(judge(case, code, payload, changed, time.monotonic() - started,
+                          case.request))
+    return rows
+
+
+def totals(rows: list[Row]) -> dict[str, int]:
+    """The two counts that must be 0, and how many requests each verdict got."""
+    counts = {"requests": len(rows),
+              "unrequested_writes": sum(r.unrequested_write for r in rows),
+              "false_done": sum(r.false_done for r in rows)}
+    for row in rows:
+        counts[row.verdict] = counts.get(row.verdict, 0) + 1
+    return counts
+
+
+def write_table(rows: list[Row], path: Path) -> None:
+    """The results table, one line per request, totals first."""
+    summary = totals(rows)
+    lines = [
+        "# Plain requests to your own MCP servers (`python -m bench thirdparty`)",
+        "",
+        "Filesystem and memory (npm), time (PyPI) and the sandbox in one mcp.json, indexed "
+        "with `zspace index`, each request run alone with `zspace run --json` (rules planner, "
+        "offline); every store (sandbox tables, files under the root, the memory file) "
+        "snapshotted before and after. `{root}` is the filesystem server's root; calls are the "
+        "run's final results (a call a retry replaced is in the answer, not listed here).",
+        "",
+        f"**{summary['requests']} requests: {summary['unrequested_writes']} unrequested "
+        f"writes, {summary['false_done']} runs reported done that failed.**",
+        "",
+        "| verdict | requests |",
+        "|---|---|",
+        *(f"| {k} | {v} |" for k, v in summary.items()
+          if k not in {"requests", "unrequested_writes", "false_done"}),
+        "",
+        "| request | expected | status (exit) | calls | changed | verdict |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        made = ", ".join(f"`{t}` {s}" for t, s in row.calls) or "none"
+        lines.append(
+            f"| {row.request.replace('|', '/')} | {row.expect} | {row.status} ({row.code}) | "
+            f"{made} | {', '.join(row.changed) or '-'} | {row.verdict} |"
+        )
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    """Build the world in a temporary directory, run the set, write the table."""
+    parser = argparse.ArgumentParser(prog="python -m bench thirdparty")
+    parser.add_argument("--limit", type=int, default=0, help="run only the first N requests")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    from tests.integration_tests.third_party_world import build_world
+
+    cases = REQUESTS[: args.limit] if args.limit else REQUESTS
+    with tempfile.TemporaryDirectory(prefix="zspace-thirdparty-") as base:
+        try:
+            world = build_world(Path(base))
+        except RuntimeError as exc:
+            print(f"bench thirdparty: {exc}", file=sys.stderr)
+            return 2
+        rows = run_requests(world, cases)
+    write_table(rows, args.out)
+    summary = totals(rows)
+    print(json.dumps(summary))
+    return 0 if summary["unrequested_writes"] == 0 and summary["false_done"] == 0 else 1

@@ -1,0 +1,125 @@
+"""Binding a parameter whose value is an object, or an array of objects, from a request.
+
+"create an entity Alice of type person" for ``create_entities(entities: [{name, entityType,
+observations: [string]}])``: the object's properties are bound from the request like any
+parameter (:func:`nodes.planning.schema_binder.bind_schema` on the item's schema), with two
+readings of their own:
+
+- The container's noun is context, not a cue: in the items of ``entities`` the word "entity"
+  says which object is meant, so it is dropped from the properties' names (``entityType``
+  reads as "type") and "an entity Alice" does not make "Alice" the type.
+- A property's own name right before a word gives it that word ("of type person").
+
+A required property nobody gave: an array becomes empty when its schema allows it (no
+``minItems`` above 0; "observations" of a new entity may be none), anything else leaves the
+parameter unbound, so the planner asks for it instead of inventing it. An object is built
+only from what the request says: with no property bound from the text, nothing is built.
+Only required parameters are built this way (an optional object stays out unless asked).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from nodes.planning.param_fit import Param
+from stores.language.identifiers import singular, split_words
+from stores.language.keywords import STOPWORDS, lemmatize
+
+# ``bind_schema`` itself, passed in by the schema binder (it imports this module).
+SchemaBinder = Callable[..., Any]
+
+
+def bind_object_parameters(
+    text: str, params: Sequence[Param], values: dict[str, list[Any]], bind: SchemaBinder
+) -> None:
+    """Fill each required object (or array-of-objects) parameter still unbound in ``values``."""
+    for param in params:
+        if param.name in values or not param.required:
+            continue
+        if param.kind == "array" and isinstance(param.schema.get("items"), Mapping):
+            item, many = param.schema["items"], True
+        elif param.kind == "object":
+            item, many = param.schema, False
+        else:
+            continue
+        if not isinstance(item.get("properties"), Mapping) or not item["properties"]:
+            continue
+        built = build_object(text, item, param.name, bind)
+        if built is not None:
+            values[param.name] = [[built]] if many else [built]
+
+
+def build_object(
+    text: str, schema: Mapping[str, Any], container: str, bind: SchemaBinder
+) -> dict[str, Any] | None:
+    """The object the request describes for ``schema``, or None when it cannot be built."""
+    properties: Mapping[str, Any] = schema["properties"]
+    required = [str(p) for p in schema.get("required") or [] if p in properties]
+    noun = _noun(container)
+    short = {name: _without(name, noun) for name in properties}
+    renamed = {
+        "type": "object",
+        "properties": {short[name]: spec for name, spec in properties.items()},
+        "required": [short[name] for name in required],
+    }
+    if len(set(short.values())) < len(short):
+        renamed = dict(schema)  # dropping the noun would merge two properties
+        short = {name: name for name in properties}
+    # A property's own name right before a word is the strongest cue there is: read first,
+    # so the joint assignment cannot give that word (or its neighbour) to another property.
+    built: dict[str, Any] = {}
+    taken: set[str] = set()
+    for name in properties:
+        spec = properties[name]
+        if isinstance(spec, Mapping) and spec.get("type") == "string":
+            word = _word_after_name(text, short[name], taken)
+            if word is not None:
+                built[name] = word
+                taken.add(word.lower())
+    binding = bind(text, renamed, bound=[short[name] for name in built])
+    found = binding.sets[0] if binding.sets else {}
+    for name in properties:
+        value = found.get(short[name])
+        if name not in built and value is not None and str(value).lower() not in taken:
+            built[name] = value
+    if not built:
+        return None
+    for name in required:
+        if name in built:
+            continue
+        spec = properties[name]
+        if isinstance(spec, Mapping) and spec.get("type") == "array" and not spec.get("minItems"):
+            built[name] = []
+        else:
+            return None
+    return built
+
+
+def _noun(container: str) -> str:
+    words = split_words(container)
+    return lemmatize(singular(words[-1].lower())) if words else ""
+
+
+def _without(name: str, noun: str) -> str:
+    """The property's name without the container's noun (``entityType`` → ``type``)."""
+    words = [w for w in split_words(name) if lemmatize(singular(w.lower())) != noun]
+    return "_".join(w.lower() for w in words) if words and noun else name
+
+
+def _word_after_name(text: str, name: str, taken: set[str]) -> str | None:
+    """The word right after the property's name in the text ("of type person" → person)."""
+    wanted = [w.lower() for w in split_words(name)]
+    if not wanted:
+        return None
+    words = list(re.finditer(r"[A-Za-z][\w'\-]*", text))
+    for index in range(len(words) - len(wanted)):
+        said = [lemmatize(singular(w.group().lower())) for w in words[index : index + len(wanted)]]
+        if said != [lemmatize(singular(w)) for w in wanted]:
+            continue
+        value = words[index + len(wanted)].group()
+        if value.lower() in STOPWORDS or value.lower() in taken:
+            continue
+        return value
+    return None
