@@ -30,6 +30,8 @@ NAME_CUE = 1.0
 DESCRIPTION_CUE = 0.45
 UNIT_CUE = 0.6
 PLACE_CUE = 0.9
+SELF_CUE = 0.9
+YEAR_CUE = 0.8
 # Below this a cue is no evidence for an optional parameter.
 STRONG_CUE = 0.7
 FUZZY_WORD = 88
@@ -290,7 +292,29 @@ def _place_cue(text: str, span: Span, param: Param) -> float:
     said = set(param.name_words) | {
         w for w in param.description_words if w in _PLACE_WORDS
     }
-    return PLACE_CUE if said & _PLACE_WORDS else 0.0
+    if not said & _PLACE_WORDS:
+        return 0.0
+    # Alone, "in Premier League" is no evidence enough for an optional venue.
+    return PLACE_CUE if param.required else PLACE_CUE / 2
+
+
+def _self_cue(span: Span, param: Param) -> float:
+    """A name that says what it is: "Premier League" is a league, "Louvre Museum" a museum."""
+    if span.kind not in {"name", "quoted"} or not isinstance(span.value, str):
+        return 0.0
+    words = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z]+", span.value)]
+    if len(words) < 2:
+        return 0.0
+    return SELF_CUE if _word_match(words[-1], param.name_words) else 0.0
+
+
+def _looks_like_year(span: Span) -> bool:
+    """A bare four-digit number between 1000 and 2199, written as digits."""
+    return (
+        span.kind == "number"
+        and not span.unit
+        and re.fullmatch(r"1\d{3}|2[01]\d{2}", span.text.strip()) is not None
+    )
 
 
 def cue_score(text: str, span: Span, param: Param) -> float:
@@ -299,7 +323,11 @@ def cue_score(text: str, span: Span, param: Param) -> float:
     # A word after the span is its cue only within its clause: in "$2000, final value of
     # $3000" the word "final" belongs to the second amount.
     _, after = context_words(text[: _clause_end(text, span)], span, window=4)
-    score = max(_preposition_cue(text, span, param), _place_cue(text, span, param))
+    score = max(
+        _preposition_cue(text, span, param),
+        _place_cue(text, span, param),
+        _self_cue(span, param),
+    )
     for distance, raw in enumerate(reversed(before)):
         word = lemmatize(singular(raw))
         if word in STOPWORDS or word in _WEAK or len(word) < 2:
@@ -328,6 +356,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         )
         if _word_match(unit, said):
             score = max(score, UNIT_CUE) + 0.2
+    if _looks_like_year(span) and "year" in param.name_words and type_fit(span, param) > 0.3:
+        score = max(score, YEAR_CUE)  # "in 2020" is a year
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
         if len(span.key) == 1 and param.name.lower() != span.key.lower():
@@ -531,6 +561,19 @@ _FLAG_WORDS = frozenset(
 )
 
 
+def _same_stem(word: str, other: str) -> bool:
+    """Two forms of one word ("standardize", "standardization"): a long common start."""
+    shorter = min(len(word), len(other))
+    if shorter < 6:
+        return False
+    common = 0
+    for a, b in zip(word, other, strict=False):
+        if a != b:
+            break
+        common += 1
+    return common >= max(6, shorter - 2)
+
+
 def flag_value(text: str, param: Param) -> bool | None:
     """A boolean flag the request turns on by naming it ("including human impact")."""
     words = {w for w in param.name_words if w not in _FLAG_WORDS}
@@ -539,10 +582,13 @@ def flag_value(text: str, param: Param) -> bool | None:
     said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
     positions = []
     for word in words:
-        hits = [i for i, w in enumerate(said) if _word_match(w, {word})]
-        if not hits:
+        hits = [i for i, w in enumerate(said) if _word_match(w, {word}) or _same_stem(w, word)]
+        if hits:
+            positions.append(hits[0])
+        elif not param.required:
             return None
-        positions.append(hits[0])
+    if not positions:
+        return None  # a required flag still needs one word of its name said
     first = min(positions)
     before = {w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)[max(0, first - 3) : first]}
     return not (before & _NEGATIONS)

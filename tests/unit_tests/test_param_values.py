@@ -135,3 +135,59 @@ def test_relevance_reads_abbreviations_and_allowed_values(
     text: str, name: str, description: str, tool_schema: dict[str, Any], fits: bool
 ) -> None:
     assert (relevance(text, name, description, tool_schema) >= MIN_RELEVANCE) is fits
+
+
+FLAG_AND_NAME_CASES: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = [
+    # a name that says what it is goes to that parameter, not to an optional venue after "in"
+    (
+        "Show the fixtures of Riverside Rovers in Northern Cup.",
+        schema(
+            ["team", "cup"],
+            team={**STR, "description": "The team."},
+            cup={**STR, "description": "The competition."},
+            venue={**STR, "description": "Optional city or place where games are held."},
+        ),
+        [{"cup": "Northern Cup", "team": "Riverside Rovers"}],
+    ),
+    # a flag named by another form of its word ("normalization" for normalize)
+    (
+        "Cluster the points in 'pts.csv' with normalization.",
+        schema(
+            ["file"],
+            file={**STR, "description": "The data file."},
+            normalize={"type": "boolean", "description": "Scale the columns first."},
+        ),
+        [{"file": "pts.csv", "normalize": True}],
+    ),
+    # a required flag needs one word of its name said ("archived" of archived_state)
+    (
+        "Open ledger 5521 and tell me whether it is archived.",
+        schema(
+            ["ledger_id", "archived_state"],
+            ledger_id={**INT, "description": "The ledger."},
+            archived_state={"type": "boolean", "description": "State to check."},
+        ),
+        [{"ledger_id": 5521, "archived_state": True}],
+    ),
+    # a four-digit number is a year for an optional year parameter
+    (
+        "Average rainfall of Lisbon in 1998",
+        schema(
+            ["city"],
+            city={**STR, "description": "The city."},
+            year={**INT, "description": "The year."},
+        ),
+        [{"city": "Lisbon", "year": 1998}],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "tool_schema", "expected"), FLAG_AND_NAME_CASES)
+def test_flags_names_and_years(
+    text: str, tool_schema: dict[str, Any], expected: list[dict[str, Any]]
+) -> None:
+    binding = bind_schema(text, tool_schema)
+    assert binding.missing == []
+    assert [dict(sorted(s.items())) for s in binding.sets] == [
+        dict(sorted(s.items())) for s in expected
+    ]
