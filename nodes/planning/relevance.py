@@ -25,6 +25,7 @@ DESCRIPTION_WEIGHT = 0.4
 PARAMETER_WEIGHT = 0.25
 # A value one of its parameters allows ("start date" among an event's aspects) is said.
 VALUE_WEIGHT = 0.4
+PHRASE_WEIGHT = 0.5
 # A request must share at least this much with a tool for the tool to be considered.
 MIN_RELEVANCE = 0.9
 # Words that start most function names and say only that something is computed or fetched.
@@ -100,6 +101,11 @@ def relevance(text: str, name: str, description: str, schema: Mapping[str, Any])
     """How much a request shares with a tool (0 = nothing); see the module docstring."""
     words = tool_words(name, description, schema)
     score = 0.0
+    lowered = " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    for value in _enum_values(schema.get("properties") or {}):
+        spoken = " ".join(re.findall(r"[a-z0-9]+", value.lower()))
+        if " " in spoken and re.search(rf"\b{re.escape(spoken)}\b", lowered):
+            score += PHRASE_WEIGHT  # "start date" said as one of the values a parameter allows
     for word in content_words(text):
         if _matches(word, words.name):
             score += NAME_WEIGHT

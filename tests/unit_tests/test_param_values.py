@@ -191,3 +191,9 @@ def test_flags_names_and_years(
     assert [dict(sorted(s.items())) for s in binding.sets] == [
         dict(sorted(s.items())) for s in expected
     ]
+
+
+def test_a_value_phrase_the_schema_allows_makes_the_tool_relevant() -> None:
+    tool = schema(["aspect", "topic"], aspect={**STR, "enum": ["Opening Hours", "Ticket Price"]})
+    words = relevance("Tell me the opening hours of the Prado", "site.lookup", "", tool)
+    assert words >= MIN_RELEVANCE
