@@ -13,6 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     apply_offline_environment()
     from bench import (
         bfcl,
+        bfcl_ablation,
         crash,
         e2e,
         embed,
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         "faults": faults.main,
         "e2e": e2e.main,
         "bfcl": bfcl.main,
+        "bfcl_ablation": bfcl_ablation.main,
         "model_ceiling": model_ceiling.main,
         "scale": scale.main,
         "hnsw": hnsw.main,
