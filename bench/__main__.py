@@ -13,6 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     apply_offline_environment()
     from bench import (
         bfcl,
+        bfcl_ablation,
         chinese,
         crash,
         e2e,
@@ -39,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         "e2e": e2e.main,
         "bfcl": bfcl.main,
         "chinese": chinese.main,
+        "bfcl_ablation": bfcl_ablation.main,
         "model_ceiling": model_ceiling.main,
         "scale": scale.main,
         "hnsw": hnsw.main,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -29,6 +30,9 @@ from stores.language.keywords import STOPWORDS, lemmatize
 NAME_CUE = 1.0
 DESCRIPTION_CUE = 0.45
 UNIT_CUE = 0.6
+PLACE_CUE = 0.9
+SELF_CUE = 0.9
+YEAR_CUE = 0.8
 # Below this a cue is no evidence for an optional parameter.
 STRONG_CUE = 0.7
 FUZZY_WORD = 88
@@ -106,6 +110,8 @@ def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
     if opened and not values:
         tail = re.split(r"[.;)]\s", description[opened.end() :] + " ", maxsplit=1)[0]
         values = [v.strip(" .'\"") for v in re.split(r",|\bor\b|\band\b", tail)]
+        if len(values) == 2 and all(v[:1].isupper() for v in values) and "," in tail:
+            values = [tail.strip(" .'\"")]  # "e.g. Boston, MA" is one place, not two
         values = [v for v in values if v and len(v.split()) <= 3]
     return tuple(dict.fromkeys(v for v in values if v)), closed and not opened
 
@@ -120,7 +126,8 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
         kind = _kind_of(prop)
         items = prop.get("items") if isinstance(prop.get("items"), Mapping) else {}
         description = str(prop.get("description") or "")
-        enum = tuple(prop.get("enum") or ())
+        # An array of enum items ("rating", "player count") is chosen from like an enum.
+        enum = tuple(prop.get("enum") or (items or {}).get("enum") or ())
         allowed: tuple[str, ...] = ()
         closed = False
         if not enum and (kind == "string" or _kind_of(items or {}) == "string"):
@@ -142,6 +149,29 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
             )
         )
     return params
+
+
+def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
+    """Places read as one name ("Boston, MA") split again when the schema wants the parts.
+
+    A schema with two or more free-text parameters to fill (``city`` and ``state``) takes
+    "Chicago" and "Illinois" apart; one that has a single ``location`` takes the place as
+    written.
+    """
+    free_text = [
+        p
+        for p in params
+        if p.required and p.kind == "string" and not p.enum and not p.closed
+    ]
+    if len(free_text) < 2:
+        return list(spans)
+    split: list[Span] = []
+    for span in spans:
+        if span.kind == "name" and span.items:
+            split.extend(span.items)
+        else:
+            split.append(span)
+    return split
 
 
 # ------------------------------------------------------------------------------ scores
@@ -184,6 +214,8 @@ def type_fit(span: Span, param: Param) -> float:
     if kind == "boolean":
         return 1.0 if span.kind == "boolean" or isinstance(value, bool) else 0.0
     if kind == "string":
+        if param.identifier and span.kind == "name":
+            return 0.7  # "SNP (Single Nucleotide Polymorphism) ID rs6034464": the id is rs...
         if span.kind in {
             "name",
             "quoted",
@@ -224,10 +256,80 @@ def _word_match(word: str, targets: Iterable[str]) -> bool:
     return False
 
 
+def _clause_end(text: str, span: Span) -> int:
+    """Where the clause of a span ends: the next comma or sentence end ("$2000, final ...")."""
+    rest = re.split(r"[,;:!?]|\.(?:\s|$)", text[span.end :], maxsplit=1)[0]
+    return span.end + len(rest)
+
+
+def _preposition_cue(text: str, span: Span, param: Param) -> float:
+    """The word right before a span is a word of the parameter's name ("from" of from_date).
+
+    Prepositions are stop words, so the name's content words miss them; "from July 10 to
+    July 20" still tells ``from_date`` from ``to_date`` (the name's first word only: the
+    "of" of ``rate_of_return`` says nothing).
+    """
+    before, _ = context_words(text, span, window=1)
+    if not before:
+        return 0.0
+    first = next(iter(split_words(param.name)), "").lower()
+    word = before[-1]
+    return NAME_CUE if word == first and word in STOPWORDS else 0.0
+
+
+_PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
+# Words by which a parameter's schema says it holds a place.
+_PLACE_WORDS = frozenset(
+    {"location", "city", "place", "address", "region", "country", "area", "town", "destination"}
+)
+
+
+def _place_cue(text: str, span: Span, param: Param) -> float:
+    """A name after "in", "at" or "near" is a place: evidence for a location parameter."""
+    if span.kind != "name":
+        return 0.0
+    before, _ = context_words(text, span, window=1)
+    if not before or before[-1] not in _PLACE_PREPOSITIONS:
+        return 0.0
+    said = set(param.name_words) | {
+        w for w in param.description_words if w in _PLACE_WORDS
+    }
+    if not said & _PLACE_WORDS:
+        return 0.0
+    # Alone, "in Premier League" is no evidence enough for an optional venue.
+    return PLACE_CUE if param.required else PLACE_CUE / 2
+
+
+def _self_cue(span: Span, param: Param) -> float:
+    """A name that says what it is: "Premier League" is a league, "Louvre Museum" a museum."""
+    if span.kind not in {"name", "quoted"} or not isinstance(span.value, str):
+        return 0.0
+    words = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z]+", span.value)]
+    if len(words) < 2:
+        return 0.0
+    return SELF_CUE if _word_match(words[-1], param.name_words) else 0.0
+
+
+def _looks_like_year(span: Span) -> bool:
+    """A bare four-digit number between 1000 and 2199, written as digits."""
+    return (
+        span.kind == "number"
+        and not span.unit
+        and re.fullmatch(r"1\d{3}|2[01]\d{2}", span.text.strip()) is not None
+    )
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
-    before, after = context_words(text, span, window=4)
-    score = 0.0
+    before, _ = context_words(text, span, window=4)
+    # A word after the span is its cue only within its clause: in "$2000, final value of
+    # $3000" the word "final" belongs to the second amount.
+    _, after = context_words(text[: _clause_end(text, span)], span, window=4)
+    score = max(
+        _preposition_cue(text, span, param),
+        _place_cue(text, span, param),
+        _self_cue(span, param),
+    )
     for distance, raw in enumerate(reversed(before)):
         word = lemmatize(singular(raw))
         if word in STOPWORDS or word in _WEAK or len(word) < 2:
@@ -256,8 +358,12 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         )
         if _word_match(unit, said):
             score = max(score, UNIT_CUE) + 0.2
+    if _looks_like_year(span) and "year" in param.name_words and type_fit(span, param) > 0.3:
+        score = max(score, YEAR_CUE)  # "in 2020" is a year
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
+        if len(span.key) == 1 and param.name.lower() != span.key.lower():
+            return score  # "at x = 1": a variable of a formula, no parameter's name
         if span.key == param.name or span.key.lower() == param.name.lower():
             score = max(score, 3.0)
         elif key_words and all(_word_match(w, param.name_words) for w in key_words):
@@ -306,13 +412,26 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
     """Every enum (or allowed) value the text names word for word, in the order said."""
     lowered = text.lower()
     found: list[tuple[int, Any]] = []
+    words = [
+        (m.start(), lemmatize(singular(m.group()))) for m in re.finditer(r"[a-z0-9]+", lowered)
+    ]
     for option in param.enum or param.allowed:
         if not isinstance(option, str) or not option.strip():
             continue
         spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
-        for match in re.finditer(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered):
-            found.append((match.start(), option))
-    return [option for _, option in sorted(found)]
+        hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered)]
+        if not hits:
+            # "rebound stats" names "Rebounds", "toll roads" names "tolls": the same lemmas.
+            lemmas = _lemmas(spoken)
+            width = len(lemmas)
+            hits = [
+                words[i][0]
+                for i in range(len(words) - width + 1)
+                if width and tuple(w for _, w in words[i : i + width]) == lemmas
+                and all(len(w) > 2 for w in lemmas)
+            ]
+        found.extend((start, option) for start in hits)
+    return list(dict.fromkeys(option for _, option in sorted(found)))
 
 
 def _phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | None:
@@ -376,7 +495,50 @@ def span_value(span: Span, param: Param) -> Any:
         said = " ".join(param.description_words)
         if "percent" not in said and "percentage" not in said:
             return round(float(span.value) / 100, 10)
+    described = date_as_described(span, param)
+    if described is not None:
+        return described
     return coerce(span.value, param)
+
+
+_DATE_FORMAT = re.compile(
+    r"\b(yyyy|mm|dd)([-/.])(yyyy|mm|dd)\2(yyyy|mm|dd)\b", re.I
+)
+
+
+def date_as_described(span: Span, param: Param) -> str | None:
+    """A date in the format the parameter's description asks for ("MM-DD-YYYY"), or None.
+
+    Without a format in the description the date stays as the user wrote it.
+    """
+    if span.kind != "date" or not isinstance(span.value, str):
+        return None
+    wanted = _DATE_FORMAT.search(str(param.schema.get("description") or ""))
+    if wanted is None:
+        return None
+    parsed = _parse_date(span.value)
+    if parsed is None:
+        return None
+    fields = {"yyyy": f"{parsed.year:04d}", "mm": f"{parsed.month:02d}", "dd": f"{parsed.day:02d}"}
+    parts = [wanted.group(1), wanted.group(3), wanted.group(4)]
+    return wanted.group(2).join(fields[p.lower()] for p in parts)
+
+
+def _parse_date(written: str) -> date | None:
+    """A written date ("2022/08/16", "July 10, 2022", "March 10th, 2023") as a date."""
+    iso = re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})", written.strip())
+    try:
+        if iso:
+            return date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
+        cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", written.strip())
+        for pattern in ("%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%d %B %Y", "%b. %d, %Y"):
+            try:
+                return datetime.strptime(cleaned, pattern).date()
+            except ValueError:
+                continue
+    except ValueError:
+        return None
+    return None
 
 
 def coerce(value: Any, param: Param) -> Any:
@@ -401,6 +563,19 @@ _FLAG_WORDS = frozenset(
 )
 
 
+def _same_stem(word: str, other: str) -> bool:
+    """Two forms of one word ("standardize", "standardization"): a long common start."""
+    shorter = min(len(word), len(other))
+    if shorter < 6:
+        return False
+    common = 0
+    for a, b in zip(word, other, strict=False):
+        if a != b:
+            break
+        common += 1
+    return common >= max(6, shorter - 2)
+
+
 def flag_value(text: str, param: Param) -> bool | None:
     """A boolean flag the request turns on by naming it ("including human impact")."""
     words = {w for w in param.name_words if w not in _FLAG_WORDS}
@@ -409,10 +584,13 @@ def flag_value(text: str, param: Param) -> bool | None:
     said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
     positions = []
     for word in words:
-        hits = [i for i, w in enumerate(said) if _word_match(w, {word})]
-        if not hits:
+        hits = [i for i, w in enumerate(said) if _word_match(w, {word}) or _same_stem(w, word)]
+        if hits:
+            positions.append(hits[0])
+        elif not param.required:
             return None
-        positions.append(hits[0])
+    if not positions:
+        return None  # a required flag still needs one word of its name said
     first = min(positions)
     before = {w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)[max(0, first - 3) : first]}
     return not (before & _NEGATIONS)

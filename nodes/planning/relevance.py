@@ -23,6 +23,9 @@ from nodes.planning.schema_binder import content_words
 NAME_WEIGHT = 1.0
 DESCRIPTION_WEIGHT = 0.4
 PARAMETER_WEIGHT = 0.25
+# A value one of its parameters allows ("start date" among an event's aspects) is said.
+VALUE_WEIGHT = 0.4
+PHRASE_WEIGHT = 0.5
 # A request must share at least this much with a tool for the tool to be considered.
 MIN_RELEVANCE = 0.9
 # Words that start most function names and say only that something is computed or fetched.
@@ -40,22 +43,41 @@ class ToolWords:
     name: frozenset[str]
     description: frozenset[str]
     parameters: frozenset[str]
+    values: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4096)
-def _tool_words(name: str, description: str, parameters: tuple[str, ...]) -> ToolWords:
+def _tool_words(
+    name: str, description: str, parameters: tuple[str, ...], values: tuple[str, ...] = ()
+) -> ToolWords:
     name_words = content_words(re.sub(r"[._/\-]", " ", name)) - _GENERIC_NAME_WORDS
     return ToolWords(
         name=frozenset(name_words),
         description=frozenset(content_words(description)),
         parameters=frozenset(w for p in parameters for w in content_words(p)),
+        values=frozenset(w for v in values for w in content_words(v)),
     )
 
 
 def tool_words(name: str, description: str, schema: Mapping[str, Any]) -> ToolWords:
     """The words of a tool's name, description and parameter names (cached)."""
-    parameters = tuple(sorted((schema.get("properties") or {}).keys()))
-    return _tool_words(name, description, parameters)
+    properties = schema.get("properties") or {}
+    parameters = tuple(sorted(properties.keys()))
+    return _tool_words(name, description, parameters, _enum_values(properties))
+
+
+def _enum_values(properties: Mapping[str, Any]) -> tuple[str, ...]:
+    """The string values the parameters' enums allow (their items' enums for arrays)."""
+    values: list[str] = []
+    for prop in properties.values():
+        if not isinstance(prop, Mapping):
+            continue
+        items = prop.get("items")
+        listed = items.get("enum") if isinstance(items, Mapping) else None
+        for value in prop.get("enum") or listed or ():
+            if isinstance(value, str):
+                values.append(value)
+    return tuple(sorted(set(values)))
 
 
 def _matches(word: str, targets: Iterable[str]) -> bool:
@@ -64,6 +86,14 @@ def _matches(word: str, targets: Iterable[str]) -> bool:
             return True
         if len(word) > 4 and len(target) > 4 and fuzz.ratio(word, target) >= 85:
             return True
+        shorter, longer = sorted((word, target), key=len)
+        if (
+            len(shorter) >= 4
+            and shorter not in _GENERIC_NAME_WORDS  # "find" says nothing of a "finder"
+            and longer.startswith(shorter)
+            and len(longer) <= 3 * len(shorter)
+        ):
+            return True  # "contrib" is short for "contribution", "prob" for "probability"
     return False
 
 
@@ -71,6 +101,11 @@ def relevance(text: str, name: str, description: str, schema: Mapping[str, Any])
     """How much a request shares with a tool (0 = nothing); see the module docstring."""
     words = tool_words(name, description, schema)
     score = 0.0
+    lowered = " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    for value in _enum_values(schema.get("properties") or {}):
+        spoken = " ".join(re.findall(r"[a-z0-9]+", value.lower()))
+        if " " in spoken and re.search(rf"\b{re.escape(spoken)}\b", lowered):
+            score += PHRASE_WEIGHT  # "start date" said as one of the values a parameter allows
     for word in content_words(text):
         if _matches(word, words.name):
             score += NAME_WEIGHT
@@ -78,4 +113,6 @@ def relevance(text: str, name: str, description: str, schema: Mapping[str, Any])
             score += DESCRIPTION_WEIGHT
         elif _matches(word, words.parameters):
             score += PARAMETER_WEIGHT
+        elif words.values and word in words.values:
+            score += VALUE_WEIGHT
     return score

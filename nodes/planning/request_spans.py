@@ -121,7 +121,8 @@ class Span:
         end: Character offset of its end.
         unit: The unit written with a number ("5 m", "20 minutes"), if any.
         key: The key of a ``key=value`` span.
-        items: The items of a ``list`` span.
+        items: The items of a ``list`` span; the parts of a place read as one name
+            ("Boston", "MA" of "Boston, MA").
     """
 
     kind: str
@@ -436,7 +437,15 @@ def _group_lists(text: str, atoms: list[Span]) -> list[Span]:
                 break
         joined = " ".join(text[a.end : b.start] for a, b in zip(run, run[1:], strict=False))
         if len(run) == 2 and run[0].kind == "name" and not re.search(r"\b(?:and|or)\b|&", joined):
-            run = run[:1]  # "Chicago, Illinois" is a place, not a list
+            # "Chicago, Illinois" and "Boston, MA" are one place, written as the user wrote it.
+            place = text[run[0].start : run[1].end]
+            if " " not in str(run[1].value).strip():
+                grouped.append(
+                    Span("name", place, place, run[0].start, run[1].end, items=tuple(run))
+                )
+                index = stop
+                continue
+            run = run[:1]
             stop = index + 1
         if len(run) > 1:
             grouped.append(

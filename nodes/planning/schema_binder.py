@@ -33,6 +33,7 @@ from nodes.planning.param_fit import (
     enum_mentions,
     enum_value,
     flag_value,
+    places_for,
     span_value,
     type_fit,
 )
@@ -79,7 +80,7 @@ def bind_schema(
     never a word of ``exclude`` (the tool's own name).
     """
     params = [p for p in describe_params(schema) if p.name not in set(bound)]
-    found = list(spans) if spans is not None else extract_spans(text)
+    found = places_for(spans if spans is not None else extract_spans(text), params)
     atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
     for group, span in enumerate(found):
         if span.kind == "list":
