@@ -34,7 +34,6 @@ from nodes.planning.eligibility import (
     refused_gap,
     score_candidates,
 )
-from nodes.planning.mentions import named_tools
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
@@ -193,13 +192,11 @@ class RulePlanner:
             }
             draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
             return False
-        groups = self._named_groups(draft, sub, choice)
-        main_sub, main_calls = groups[0] if groups else (sub, choice.calls)
-        keep_said_order(main_calls[-1], draft.calls)
-        _follow_said_steps(sub, main_calls[-1], draft)
+        keep_said_order(choice.calls[-1], draft.calls)
+        _follow_said_steps(sub, choice.calls[-1], draft)
         cores = [
             core
-            for core in self._repeated_cores(main_sub, main_calls[-1])
+            for core in self._repeated_cores(sub, choice.calls[-1])
             if not _planned_already(core, draft.calls)
         ]
         if not cores:
@@ -212,58 +209,9 @@ class RulePlanner:
             # second clause only adds an argument to the first clause's call.
             draft.decide(sub["id"], "covered", tool=spec.id, completes=completed)
             return True
-        draft.add_calls(sub["id"], [*main_calls[:-1], *cores])
-        draft.decide(sub["id"], "call_api", tool=main_calls[-1]["tool_id"],
-                     fit=round(choice.score, 3))
-        for number, (piece, calls) in enumerate(groups[1:], start=2):
-            for core in self._repeated_cores(piece, calls[-1]):
-                if _planned_already(core, draft.calls):
-                    continue
-                core["call_id"] = core["call_id"].replace(".core", f".t{number}.core", 1)
-                _follow_said_steps(sub, core, draft)
-                draft.calls.append(core)
+        draft.add_calls(sub["id"], [*choice.calls[:-1], *cores])
+        draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
-
-    def _named_groups(
-        self, draft: PlanDraft, sub: SubIntent, choice: BoundChoice
-    ) -> list[tuple[SubIntent, list[PlannedCall]]]:
-        """One clause naming several tools ("the median and variance of ..."): a call each.
-
-        Each named tool is bound on its own stretch of the clause (the values the stretch
-        lacks come from the whole clause); a tool whose required values come from nowhere,
-        or that needs lookups, is left out. The first group holds the decider's choice when
-        the clause names it. Empty when the clause names fewer than two tools.
-        """
-        request = draft.request
-        scored = score_candidates(
-            sub,
-            request.candidates.get(sub["id"], []),
-            request.excluded.get(sub["id"], []),
-            self.catalog,
-            self.lexicon,
-            self.context.environments,
-            request.retry_effects.get(sub["id"]),
-        )
-        specs = [c.spec for c in scored[:MAX_BIND_TRIALS]]
-        mentions = named_tools(sub["text"], specs)
-        groups: list[tuple[SubIntent, list[PlannedCall]]] = []
-        for mention in mentions:
-            piece = SubIntent(**{**sub, "text": sub["text"][mention.start : mention.end]})
-            calls, missing = self._bind_call(draft, piece, mention.spec)
-            if missing:
-                whole, _ = self._bind_call(draft, sub, mention.spec)
-                for param in list(missing):
-                    if param in whole[-1]["args"] and "from_call" not in whole[-1]["args"][param]:
-                        calls[-1]["args"][param] = whole[-1]["args"][param]
-                        missing.remove(param)
-            if missing or len(calls) > 1:
-                continue
-            group = (piece, calls)
-            if mention.spec.id == choice.spec.id:
-                groups.insert(0, group)
-            else:
-                groups.append(group)
-        return groups if len(groups) > 1 else []
 
     def _retry_falls_short(
         self, draft: PlanDraft, sub: SubIntent, choice: BoundChoice | None

@@ -83,32 +83,3 @@ def _shown(call: tuple[str, dict[str, Any]]) -> str:
         return [plain(v) for v in value] if isinstance(value, list) else value
 
     return repr((call[0], sorted((k, plain(v)) for k, v in call[1].items())))
-
-
-MEAN = ("stats_mean", "Arithmetic mean of numbers.",
-        {"values": {"type": "array", "items": NUM, "description": "The numbers."}}, ["values"])
-SPREAD = ("stats_range", "Range (largest minus smallest) of numbers.",
-          {"values": {"type": "array", "items": NUM, "description": "The numbers."}},
-          ["values"])
-TIDE = ("ocean_tide_forecast", "Tide forecast for a coastal city.",
-        {"location": {**STR, "description": "The city."},
-         "days": {**INT, "description": "Number of days ahead."}}, ["location", "days"])
-WIND = ("ocean_wind_forecast", "Wind forecast for a coastal city.",
-        {"location": {**STR, "description": "The city."},
-         "days": {**INT, "description": "Number of days ahead."}}, ["location", "days"])
-
-
-def test_one_clause_naming_two_tools_calls_both() -> None:
-    got = calls(plan("Compute the mean and range of the numbers 4, 8 and 15.", MEAN, SPREAD))
-    assert sorted(map(_shown, got)) == sorted(map(_shown, [
-        ("stats_mean", {"values": [4, 8, 15]}), ("stats_range", {"values": [4, 8, 15]}),
-    ]))
-
-
-def test_each_named_tool_takes_its_own_stretch_of_the_clause() -> None:
-    got = calls(plan("Get the tide forecast for Lisbon and the wind forecast for Porto for the "
-                     "next 3 days.", TIDE, WIND))
-    assert sorted(map(_shown, got)) == sorted(map(_shown, [
-        ("ocean_tide_forecast", {"location": "Lisbon", "days": 3}),
-        ("ocean_wind_forecast", {"location": "Porto", "days": 3}),
-    ]))
