@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nodes.planning.argument_sets import repeated_sets, spans_within, used_list_ranges
 from nodes.planning.object_binding import bind_object_parameters
 from nodes.planning.param_fit import (
     _WEAK,
@@ -71,16 +72,20 @@ def bind_schema(
     spans: Sequence[Span] | None = None,
     similarity: Similarity | None = None,
     exclude: Iterable[str] = (),
+    segment: int = 3,
 ) -> Binding:
     """Bind the parameters of ``schema`` from ``text`` (those in ``bound`` are skipped).
 
     With ``similarity`` (the embedding model's cosine between a text and candidates), a
     required string parameter nothing else fills takes the phrase of the request nearest in
     meaning to its description ("the plasma membrane" for "the specific cell compartment"),
-    never a word of ``exclude`` (the tool's own name).
+    never a word of ``exclude`` (the tool's own name). Argument sets said one stretch of text
+    at a time ("the factorial of 5, the factorial of 7") are read too, cutting at separators
+    up to the strength ``segment`` (0: never; :mod:`nodes.planning.argument_sets`).
     """
-    params = [p for p in describe_params(schema) if p.name not in set(bound)]
-    found = places_for(spans if spans is not None else extract_spans(text), params)
+    bound, exclude = frozenset(bound), frozenset(exclude)
+    params = [p for p in describe_params(schema) if p.name not in bound]
+    found = places_for(list(spans) if spans is not None else extract_spans(text), params)
     atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
     for group, span in enumerate(found):
         if span.kind == "list":
@@ -197,7 +202,22 @@ def bind_schema(
     bind_object_parameters(text, params, values, bind_schema)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)
-    return Binding(sets=_argument_sets(values, crossed), missing=missing, evidence=evidence)
+    sets = _argument_sets(values, crossed)
+    paired = len(sets) > 1 and re.search(r"\brespectively\b", text, re.I)
+    if segment > 0 and not paired:
+
+        def bind_stretch(
+            start: int, end: int, strength: int
+        ) -> tuple[list[dict[str, Any]], dict[str, float]]:
+            stretch = bind_schema(
+                text[start:end], schema, bound=bound, exclude=exclude, segment=strength,
+                spans=spans_within(found, start, end),
+            )
+            return stretch.sets, stretch.evidence
+
+        keep = used_list_ranges(found, {n: [v.get(n) for v in sets] for n in sets[0]})
+        sets = repeated_sets(text, sets, bind_stretch, keep=keep, strongest=segment) or sets
+    return Binding(sets=sets, missing=missing, evidence=evidence)
 
 
 def _phrases_by_meaning(
