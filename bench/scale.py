@@ -344,10 +344,18 @@ def main(argv: list[str]) -> int:
         "--keep", help="build the homes in this directory and keep them (default: a temporary one)"
     )
     parser.add_argument(
+        "--chroma-url",
+        help="index on this Chroma server (`chroma run`) instead of the embedded Chroma",
+    )
+    parser.add_argument(
         "--rows", help="format these JSON rows (one per line, as a run prints) instead of running"
     )
     args = parser.parse_args(argv)
     base = json.loads(DEV_CATALOG.read_text())
+    if args.chroma_url:
+        # zspace reads the server's address from the environment (ZSPACE_CHROMA_URL), as a
+        # user's `zspace index` would; the start-up child inherits it.
+        os.environ["ZSPACE_CHROMA_URL"] = args.chroma_url
     rows = []
     if args.rows:
         rows = [json.loads(line) for line in Path(args.rows).read_text().splitlines()
@@ -361,6 +369,8 @@ def main(argv: list[str]) -> int:
                 print(json.dumps(row), flush=True)
                 rows.append(row)
     command = f"python -m bench scale --sizes {' '.join(map(str, args.sizes))}"
+    command += " --no-bare" if args.no_bare else ""
+    command += f" --chroma-url {args.chroma_url}" if args.chroma_url else ""
     section = "\n".join(
         [f"## {args.label}", "", f"{machine_line()}. Command: `{command} --label {args.label}`.",
          "", *format_rows(rows)]
