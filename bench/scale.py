@@ -348,9 +348,17 @@ def main(argv: list[str]) -> int:
         help="index on this Chroma server (`chroma run`) instead of the embedded Chroma",
     )
     parser.add_argument(
+        "--variants",
+        action="store_true",
+        help="agent R@5 of every ranking variant per size, from cached rankings "
+        "(bench/scale_variants.py; give --keep for the cache)",
+    )
+    parser.add_argument(
         "--rows", help="format these JSON rows (one per line, as a run prints) instead of running"
     )
     args = parser.parse_args(argv)
+    if args.variants:
+        return _variants_main(args.sizes, Path(args.keep or tempfile.mkdtemp()), args.label)
     base = json.loads(DEV_CATALOG.read_text())
     if args.chroma_url:
         # zspace reads the server's address from the environment (ZSPACE_CHROMA_URL), as a
@@ -390,4 +398,20 @@ def main(argv: list[str]) -> int:
     write_result("scale.md", text)
     print(text)
     print(json.dumps({"median_agent_r5": statistics.median(r["agent_r5"] for r in rows)}))
+    return 0
+
+
+def _variants_main(sizes: list[int], keep: Path, label: str) -> int:
+    from bench.scale_variants import format_variants, measure_variants
+
+    keep.mkdir(parents=True, exist_ok=True)
+    rows = [row for size in sizes for row in measure_variants(size, keep)]
+    command = f"python -m bench scale --variants --sizes {' '.join(map(str, sizes))}"
+    section = "\n".join(
+        [f"## {label}", "", f"{machine_line()}. Command: `{command} --keep DIR --label {label}`.",
+         "", *format_variants(rows, sizes)]
+    )
+    path = REPO / "bench" / "results" / "scale.md"
+    write_result("scale.md", _merge_section(path.read_text(), label, section))
+    print(section)
     return 0

@@ -55,8 +55,9 @@ class RetrievalConfig:
     evidence_k: int = 1
     sibling_boost: float = 2.0
     # Look-alike providers: agent R@5 0.852 -> 0.853 at 2.5k tools, 0.747 -> 0.760 at 10k
-    # (bench/results/scale.md; every variant tried is there). A threshold of 1.0 or more, or
-    # a demotion of 0, turns the grouping off; a name boost of 0 turns the lift off.
+    # (bench/results/scale.md; every variant tried is there). A threshold of 1.0 or more turns
+    # the grouping off (a demotion of 0 only reorders inside groups); a name boost of 0 turns
+    # the lift off.
     name_boost: float = 0.5
     lookalike_threshold: float = 0.85
     lookalike_depth: int = 30
@@ -330,7 +331,7 @@ def rank_providers(
     group move ``lookalike_demotion`` places down. Scores stay those of the ranking signal
     (after the name lift), so a demoted agent may keep a higher score than the one above it.
     """
-    grouping = config.lookalike_threshold < 1.0 and config.lookalike_demotion > 0
+    grouping = config.lookalike_threshold < 1.0
     if not agents or (config.name_boost <= 0.0 and not grouping):
         return list(agents)
     entries = index.entries
