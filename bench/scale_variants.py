@@ -18,24 +18,27 @@ from typing import Any
 
 from bench.common import DEV_CATALOG, DEV_QUERIES
 
+_NO_LIFT: dict[str, Any] = {"name_boost": 0.0, "lookalike_threshold": 0.85}
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("agent graph only (previous default)", {"name_boost": 0.0, "lookalike_threshold": 1.0}),
     ("named provider lift 0.25", {"name_boost": 0.25, "lookalike_threshold": 1.0}),
     ("named provider lift 0.5", {"name_boost": 0.5, "lookalike_threshold": 1.0}),
     ("named provider lift 1.0", {"name_boost": 1.0, "lookalike_threshold": 1.0}),
-    ("look-alikes 0.85, swap inside groups only", {"name_boost": 0.0, "lookalike_demotion": 0}),
-    ("look-alikes 0.85, demote 1", {"name_boost": 0.0, "lookalike_demotion": 1}),
-    ("look-alikes 0.85, demote 2", {"name_boost": 0.0, "lookalike_demotion": 2}),
-    ("look-alikes 0.85, demote 3", {"name_boost": 0.0, "lookalike_demotion": 3}),
-    ("look-alikes 0.85, demote to the end", {"name_boost": 0.0, "lookalike_demotion": 30}),
+    ("look-alikes 0.85, swap inside groups only", {**_NO_LIFT, "lookalike_demotion": 0}),
+    ("look-alikes 0.85, demote 1", {**_NO_LIFT, "lookalike_demotion": 1}),
+    ("look-alikes 0.85, demote 2", {**_NO_LIFT, "lookalike_demotion": 2}),
+    ("look-alikes 0.85, demote 3", {**_NO_LIFT, "lookalike_demotion": 3}),
+    ("look-alikes 0.85, demote to the end", {**_NO_LIFT, "lookalike_demotion": 30}),
     ("lift 0.5 + look-alikes 0.80, demote 2", {"lookalike_threshold": 0.8}),
     ("lift 0.5 + look-alikes 0.80, demote 3",
      {"lookalike_threshold": 0.8, "lookalike_demotion": 3}),
-    ("lift 0.5 + look-alikes 0.85, demote 1", {"lookalike_demotion": 1}),
-    ("**lift 0.5 + look-alikes 0.85, demote 2 (default)**", {}),
-    ("lift 0.5 + look-alikes 0.85, demote 3", {"lookalike_demotion": 3}),
-    ("lift 1.0 + look-alikes 0.85, demote 2", {"name_boost": 1.0}),
-    ("lift 0.5 + look-alikes 0.90, demote 2", {"lookalike_threshold": 0.9}),
+    ("lift 0.5 + look-alikes 0.85, demote 1",
+     {"lookalike_threshold": 0.85, "lookalike_demotion": 1}),
+    ("lift 0.5 + look-alikes 0.85, demote 2", {"lookalike_threshold": 0.85}),
+    ("lift 0.5 + look-alikes 0.85, demote 3",
+     {"lookalike_threshold": 0.85, "lookalike_demotion": 3}),
+    ("lift 1.0 + look-alikes 0.85, demote 2", {"name_boost": 1.0, "lookalike_threshold": 0.85}),
+    ("**lift 0.5 + look-alikes 0.90, demote 2 (default)**", {}),
 ]
 
 

@@ -54,12 +54,13 @@ class RetrievalConfig:
     agent_evidence: float = 1.0
     evidence_k: int = 1
     sibling_boost: float = 2.0
-    # Look-alike providers: agent R@5 0.852 -> 0.853 at 2.5k tools, 0.747 -> 0.760 at 10k
+    # Look-alike providers: agent R@5 0.852 -> 0.854 at 2.5k tools, 0.747 -> 0.761 at 10k
+    # (R@1 0.618 -> 0.615 and 0.549 -> 0.558)
     # (bench/results/scale.md; every variant tried is there). A threshold of 1.0 or more turns
     # the grouping off (a demotion of 0 only reorders inside groups); a name boost of 0 turns
     # the lift off.
     name_boost: float = 0.5
-    lookalike_threshold: float = 0.85
+    lookalike_threshold: float = 0.9
     lookalike_depth: int = 30
     lookalike_demotion: int = 2
 
