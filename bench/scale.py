@@ -211,8 +211,14 @@ def _child_seconds(
     return min(walls), min(cpus)
 
 
-def measure_size(base: dict[str, Any], size: int, scratch: Path) -> dict[str, Any]:
-    """Every figure of one row of the table, for a catalog of ``size`` tools."""
+def measure_size(
+    base: dict[str, Any], size: int, scratch: Path, bare: bool = True
+) -> dict[str, Any]:
+    """Every figure of one row of the table, for a catalog of ``size`` tools.
+
+    ``bare=False`` skips the bare embedding of the same texts (it costs as much as the build:
+    at 100k that is the difference between one hour and two on a shared machine).
+    """
     from bench.evaluation.retrieval import evaluate, load_queries
     from graph.deps import Deps
     from stores.catalog.enrich import enrich_catalog
@@ -232,9 +238,12 @@ def measure_size(base: dict[str, Any], size: int, scratch: Path) -> dict[str, An
     enrich_catalog(catalog)
     deps = Deps(home=home)
     texts = [entry.text for entry in deps.get_index().desired_entries(catalog).values()]
-    started, cpu = time.perf_counter(), time.process_time()
-    embedder.embed(texts)
-    bare, bare_cpu = time.perf_counter() - started, time.process_time() - cpu
+    bare_s: float | None = None
+    bare_cpu: float | None = None
+    if bare:
+        started, cpu = time.perf_counter(), time.process_time()
+        embedder.embed(texts)
+        bare_s, bare_cpu = time.perf_counter() - started, time.process_time() - cpu
     deps = None  # type: ignore[assignment]
 
     build = _index_quietly(catalog_path)
@@ -252,11 +261,9 @@ def measure_size(base: dict[str, Any], size: int, scratch: Path) -> dict[str, An
     queries = load_queries(DEV_QUERIES, "question")
     evaluate(index, queries[:20], RetrievalConfig())
     figures, _ = evaluate(index, queries, RetrievalConfig())
-    return {
+    row: dict[str, Any] = {
         "tools": len(document["tools"]),
         "entries": len(texts),
-        "bare_embed_s": bare,
-        "bare_embed_cpu": bare_cpu,
         "build_s": build["wall"],
         "build_cpu": build["cpu"],
         "noop_cpu": noop["cpu"],
@@ -271,7 +278,11 @@ def measure_size(base: dict[str, Any], size: int, scratch: Path) -> dict[str, An
         "query_p50_ms": figures["latency_ms"]["p50"],
         "agent_r5": figures["agents"]["recall"][5],
         "tool_r5": figures["tools"]["recall"][5],
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
+    if bare_s is not None:
+        row["bare_embed_s"], row["bare_embed_cpu"] = bare_s, bare_cpu
+    return row
 
 
 def format_rows(rows: list[dict[str, Any]]) -> list[str]:
@@ -283,18 +294,20 @@ def format_rows(rows: list[dict[str, Any]]) -> list[str]:
     lines = [
         "| tools | entries | bare embedding s | build s | build / bare | no-op re-sync s "
         "| one change s (embedded) | search start-up above import s | query p50 ms "
-        "| agent R@5 | tool R@5 |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| agent R@5 | tool R@5 | peak RSS MiB |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
 
     def both(row: dict[str, Any], wall: str, cpu: str, digits: int = 2) -> str:
+        if wall not in row:
+            return "not run"
         if cpu not in row:
             return f"{row[wall]:.{digits}f}"
         return f"{row[wall]:.{digits}f} (CPU {row[cpu]:.{digits}f})"
 
     for row in rows:
-        ratio = f"{row['build_s'] / row['bare_embed_s']:.2f}"
-        if "build_cpu" in row:
+        ratio = f"{row['build_s'] / row['bare_embed_s']:.2f}" if "bare_embed_s" in row else "-"
+        if "build_cpu" in row and "bare_embed_cpu" in row:
             ratio += f" (CPU {row['build_cpu'] / row['bare_embed_cpu']:.2f})"
         lines.append(
             f"| {row['tools']:,} | {row['entries']:,} "
@@ -303,7 +316,9 @@ def format_rows(rows: list[dict[str, Any]]) -> list[str]:
             f"| {both(row, 'noop_s', 'noop_cpu')} "
             f"| {both(row, 'change_s', 'change_cpu')} ({row['change_embedded']}) "
             f"| {both(row, 'startup_above_import_s', 'startup_above_import_cpu')} "
-            f"| {row['query_p50_ms']:.1f} | {row['agent_r5']:.3f} | {row['tool_r5']:.3f} |"
+            f"| {row['query_p50_ms']:.1f} | {row['agent_r5']:.3f} | {row['tool_r5']:.3f} "
+            f"| {row['peak_rss_mib']:,.0f} |" if "peak_rss_mib" in row else
+            f"| {row['query_p50_ms']:.1f} | {row['agent_r5']:.3f} | {row['tool_r5']:.3f} | |"
         )
     return lines
 
@@ -323,21 +338,47 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[2500, 10000])
     parser.add_argument("--label", default="after", help="section of scale.md to write")
     parser.add_argument(
+        "--no-bare", action="store_true", help="skip the bare embedding of the same texts"
+    )
+    parser.add_argument(
+        "--keep", help="build the homes in this directory and keep them (default: a temporary one)"
+    )
+    parser.add_argument(
+        "--chroma-url",
+        help="index on this Chroma server (`chroma run`) instead of the embedded Chroma",
+    )
+    parser.add_argument(
+        "--variants",
+        action="store_true",
+        help="agent R@5 of every ranking variant per size, from cached rankings "
+        "(bench/scale_variants.py; give --keep for the cache)",
+    )
+    parser.add_argument(
         "--rows", help="format these JSON rows (one per line, as a run prints) instead of running"
     )
     args = parser.parse_args(argv)
+    if args.variants:
+        return _variants_main(args.sizes, Path(args.keep or tempfile.mkdtemp()), args.label)
     base = json.loads(DEV_CATALOG.read_text())
+    if args.chroma_url:
+        # zspace reads the server's address from the environment (ZSPACE_CHROMA_URL), as a
+        # user's `zspace index` would; the start-up child inherits it.
+        os.environ["ZSPACE_CHROMA_URL"] = args.chroma_url
     rows = []
     if args.rows:
         rows = [json.loads(line) for line in Path(args.rows).read_text().splitlines()
                 if line.startswith("{")]
     else:
-        with tempfile.TemporaryDirectory() as scratch:
+        with contextlib.ExitStack() as stack:
+            scratch = args.keep or stack.enter_context(tempfile.TemporaryDirectory())
+            Path(scratch).mkdir(parents=True, exist_ok=True)
             for size in args.sizes:
-                row = measure_size(base, size, Path(scratch))
+                row = measure_size(base, size, Path(scratch), bare=not args.no_bare)
                 print(json.dumps(row), flush=True)
                 rows.append(row)
     command = f"python -m bench scale --sizes {' '.join(map(str, args.sizes))}"
+    command += " --no-bare" if args.no_bare else ""
+    command += f" --chroma-url {args.chroma_url}" if args.chroma_url else ""
     section = "\n".join(
         [f"## {args.label}", "", f"{machine_line()}. Command: `{command} --label {args.label}`.",
          "", *format_rows(rows)]
@@ -357,4 +398,20 @@ def main(argv: list[str]) -> int:
     write_result("scale.md", text)
     print(text)
     print(json.dumps({"median_agent_r5": statistics.median(r["agent_r5"] for r in rows)}))
+    return 0
+
+
+def _variants_main(sizes: list[int], keep: Path, label: str) -> int:
+    from bench.scale_variants import format_variants, measure_variants
+
+    keep.mkdir(parents=True, exist_ok=True)
+    rows = [row for size in sizes for row in measure_variants(size, keep)]
+    command = f"python -m bench scale --variants --sizes {' '.join(map(str, sizes))}"
+    section = "\n".join(
+        [f"## {label}", "", f"{machine_line()}. Command: `{command} --keep DIR --label {label}`.",
+         "", *format_variants(rows, sizes)]
+    )
+    path = REPO / "bench" / "results" / "scale.md"
+    write_result("scale.md", _merge_section(path.read_text(), label, section))
+    print(section)
     return 0

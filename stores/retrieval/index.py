@@ -30,6 +30,7 @@ from stores.retrieval.bm25 import BM25Index
 from stores.retrieval.embeddings import Embedder
 from stores.retrieval.entries import EntryKind, EntryTable, IndexEntry, entry_from_json
 from stores.retrieval.fsww import FSWWParams, KeywordVectorCache, fsww_embed
+from stores.retrieval.lookalikes import AgentNames
 from stores.settings import HnswSettings
 
 ProgressCallback = Callable[[int, int], None]
@@ -185,6 +186,7 @@ class ToolIndex:
         self._entries: dict[str, IndexEntry] | None = None
         self._bm25: BM25Index | None = None
         self._masks: dict[tuple[Any, ...], np.ndarray] = {}
+        self._agent_names: AgentNames | None = None
         self._verify_with_chroma = self._migrate_json_table()
 
     def _open_collection(self) -> Any:
@@ -432,7 +434,35 @@ class ToolIndex:
         """The entry table, by entry id (read from SQLite on first use)."""
         if self._entries is None:
             self._entries = self._table.load()
+            self._agent_names = None
         return self._entries
+
+    def agent_names(self) -> AgentNames:
+        """Every agent's name tokens and their weights (built on first use after a sync)."""
+        entries = self.entries
+        if self._agent_names is None:
+            # An agent entry's text starts with its humanized name (agent_entry_text).
+            self._agent_names = AgentNames.build(
+                {
+                    entry.agent: lexical_tokens(entry.text.split(". ", 1)[0])
+                    for entry in entries.values()
+                    if entry.kind == "agent"
+                }
+            )
+        return self._agent_names
+
+    def vectors(self, entry_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of these entries (one Chroma read; unknown ids are left out)."""
+        if not entry_ids:
+            return {}
+        result = self._collection.get(ids=list(entry_ids), include=["embeddings"])
+        embeddings = result.get("embeddings")
+        if embeddings is None:
+            return {}
+        return {
+            entry_id: np.asarray(vector, dtype=np.float32)
+            for entry_id, vector in zip(result["ids"], embeddings, strict=False)
+        }
 
     def __len__(self) -> int:
         return len(self._entries) if self._entries is not None else self._table.count()

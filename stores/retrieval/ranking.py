@@ -9,6 +9,9 @@ Methods:
 Agent graph (on by default): an owner is ranked by all its entries in the fused ranking, not
     only the first (``agent_evidence``), and a tool's rank is lifted by its owner's
     (``sibling_boost``), so a provider whose several tools match beats a look-alike.
+Look-alike providers (on by default, ``stores.retrieval.lookalikes``): an agent the query
+    names is lifted (``name_boost``), and near-duplicate agents are ranked once
+    (``lookalike_threshold``, ``lookalike_depth``, ``lookalike_demotion``).
 Scopes:
     joint: tools and agents in one ranking; agents come from Tool-to-Agent aggregation
     (walk the entity ranking, map each tool to its owner, keep the first K unique agents).
@@ -26,7 +29,8 @@ import numpy as np
 
 from stores.retrieval.entries import EntryKind
 from stores.retrieval.fsww import FSWWParams, fsww_embed
-from stores.retrieval.index import Hit, ToolIndex
+from stores.retrieval.index import Hit, ToolIndex, lexical_tokens
+from stores.retrieval.lookalikes import boost_named_agents, group_lookalikes, rank_lookalikes
 
 Method = Literal["bm25", "dense", "hybrid", "hierarchical"]
 Scope = Literal["joint", "tools", "agents"]
@@ -50,6 +54,15 @@ class RetrievalConfig:
     agent_evidence: float = 1.0
     evidence_k: int = 1
     sibling_boost: float = 2.0
+    # Look-alike providers: agent R@5 0.852 -> 0.854 at 2.5k tools, 0.747 -> 0.761 at 10k
+    # (R@1 0.618 -> 0.615 and 0.549 -> 0.558)
+    # (bench/results/scale.md; every variant tried is there). A threshold of 1.0 or more turns
+    # the grouping off (a demotion of 0 only reorders inside groups); a name boost of 0 turns
+    # the lift off.
+    name_boost: float = 0.5
+    lookalike_threshold: float = 0.9
+    lookalike_depth: int = 30
+    lookalike_demotion: int = 2
 
 
 @dataclass(frozen=True)
@@ -267,18 +280,21 @@ def retrieve(
             "tools": ("tool",),
             "agents": ("agent",),
         }[config.scope]  # type: ignore[assignment]
-        entities = _rank_entities(index, query, vector, n, kinds, environments, config)
+        entities, lexical = _rank_entities(index, query, vector, n, kinds, environments, config)
         agents = (
-            aggregate_agents(entities, index, k_agents, config.agent_evidence, config.evidence_k)
+            aggregate_agents(
+                entities, index, len(entities), config.agent_evidence, config.evidence_k
+            )
             if config.agent_evidence
-            else tool_to_agent(entities, index, k_agents)
+            else tool_to_agent(entities, index, len(entities))
         )
+        agents = rank_providers(index, query, agents, entities, lexical, config)
         # The joint ranking already orders the tools: filtering it costs nothing, where a
         # second tool-only search would double the latency.
         tool_hits = (
             [h for h in entities if h.entry_id.startswith("tool:")]
             if config.scope != "agents"
-            else _rank_entities(index, query, vector, n, ("tool",), environments, config)
+            else _rank_entities(index, query, vector, n, ("tool",), environments, config)[0]
         )
         tools = [
             RankedTool(index.entries[h.entry_id].ref, index.entries[h.entry_id].agent, h.score)
@@ -300,6 +316,62 @@ def retrieve(
     )
 
 
+def rank_providers(
+    index: ToolIndex,
+    query: str,
+    agents: Sequence[RankedAgent],
+    entities: Sequence[Hit],
+    lexical: Sequence[Hit],
+    config: RetrievalConfig,
+) -> list[RankedAgent]:
+    """Agents re-ranked for look-alike providers (``stores.retrieval.lookalikes``).
+
+    The agent the query names is lifted; then, among the top ``lookalike_depth`` agents,
+    look-alikes (their best-ranked tools' vectors at least ``lookalike_threshold`` similar)
+    are ordered by their BM25 evidence and name coverage, and all but the first of each
+    group move ``lookalike_demotion`` places down. Scores stay those of the ranking signal
+    (after the name lift), so a demoted agent may keep a higher score than the one above it.
+    """
+    grouping = config.lookalike_threshold < 1.0
+    if not agents or (config.name_boost <= 0.0 and not grouping):
+        return list(agents)
+    entries = index.entries
+    query_tokens = frozenset(lexical_tokens(query))
+    names = index.agent_names()
+    scored = boost_named_agents(
+        [(agent.agent, agent.score) for agent in agents], names, query_tokens, config.name_boost
+    )
+    if grouping:
+        top = [agent for agent, _ in scored[: config.lookalike_depth]]
+        best_entry: dict[str, str] = {}
+        for hit in entities:
+            entry = entries.get(hit.entry_id)
+            if entry is not None and entry.kind == "tool":
+                best_entry.setdefault(entry.agent, hit.entry_id)
+        chosen = {agent: best_entry.get(agent, f"agent:{agent}") for agent in top}
+        stored = index.vectors(sorted(set(chosen.values())))
+        vectors = {agent: stored[i] for agent, i in chosen.items() if i in stored}
+        best_lexical: dict[str, float] = {}
+        for hit in lexical:
+            entry = entries.get(hit.entry_id)
+            if entry is not None:
+                best_lexical.setdefault(entry.agent, hit.score)
+
+        def evidence(agent: str) -> float:
+            coverage = names.coverage(agent, query_tokens)
+            return best_lexical.get(agent, 0.0) * (1.0 + coverage)
+
+        order = rank_lookalikes(
+            top,
+            group_lookalikes(top, vectors, config.lookalike_threshold),
+            evidence,
+            config.lookalike_demotion,
+        )
+        score = dict(scored)
+        scored = [(agent, score[agent]) for agent in order] + scored[config.lookalike_depth :]
+    return [RankedAgent(agent, score) for agent, score in scored]
+
+
 def _rank_entities(
     index: ToolIndex,
     query: str,
@@ -308,7 +380,8 @@ def _rank_entities(
     kinds: tuple[EntryKind, ...],
     environments: Sequence[str] | None,
     config: RetrievalConfig,
-) -> list[Hit]:
+) -> tuple[list[Hit], list[Hit]]:
+    """The fused entity ranking, and the BM25 ranking it came from (empty for dense)."""
     dense: list[Hit] = []
     lexical: list[Hit] = []
     if config.method in ("dense", "hybrid"):
@@ -317,14 +390,14 @@ def _rank_entities(
     if config.method in ("bm25", "hybrid"):
         lexical = index.lexical_search(query, n, kinds, environments)
     if config.method == "dense":
-        return dense
+        return dense, lexical
     if config.method == "bm25":
-        return lexical
+        return lexical, lexical
     if config.fusion == "weighted":
-        return weighted_fusion(dense, lexical, config.dense_weight)[:n]
+        return weighted_fusion(dense, lexical, config.dense_weight)[:n], lexical
     if config.fusion == "zscore":
-        return zscore_fusion(dense, lexical, config.dense_weight)[:n]
-    return reciprocal_rank_fusion([dense, lexical], config.rrf_k)[:n]
+        return zscore_fusion(dense, lexical, config.dense_weight)[:n], lexical
+    return reciprocal_rank_fusion([dense, lexical], config.rrf_k)[:n], lexical
 
 
 def _hierarchical(
