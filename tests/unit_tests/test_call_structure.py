@@ -55,7 +55,7 @@ CASES: list[Case] = [
     (
         "What is the chance of rain in Austin, Texas over the next 4 days?",
         (FORECAST,),
-        [("rain_forecast", {"location": "Austin", "days": 4})],
+        [("rain_forecast", {"location": "Austin, Texas", "days": 4})],
     ),
     (
         "Calculate the sum of the numbers 2.5, 4 and 7.",
