@@ -53,6 +53,9 @@ COVER_WEIGHT = 1.5
 LOOKUP_COVER_WEIGHT = 0.75
 LOOKUP_COST = 0.5
 MISSING_PENALTY = 1.0
+# A side-effecting candidate loses this much per value of the user's that it leaves unused
+# while another candidate consumes it.
+UNUSED_BY_WRITE_PENALTY = 1.5
 MAX_BIND_TRIALS = 8
 # What the tool's name says about the clause's operation and object counts again against
 # binding: a lookup that consumes "account 123456" is not what "show the cart of account
@@ -298,9 +301,14 @@ class RulePlanner:
             request.retry_effects.get(sub["id"]),
         )
         best: tuple[tuple[float, int], BoundChoice] | None = None
+        trials = []
         for candidate in scored[:MAX_BIND_TRIALS]:
             calls, missing = self._bind_call(draft, sub, candidate.spec)
-            direct, through_lookups = _consumed_values(calls)
+            trials.append((candidate, calls, missing, *_consumed_values(calls)))
+        # Values the user stated (an id, an amount, a key=value): words of the request an enum
+        # matched ("text") are too weak to say a write ignored something.
+        given = set().union(*(direct | through for *_, direct, through in trials)) - {"text"}
+        for candidate, calls, missing, direct, through_lookups in trials:
             lookups = sum(1 for c in calls if c["role"] == "auxiliary")
             total = (
                 candidate.score
@@ -310,6 +318,12 @@ class RulePlanner:
                 - LOOKUP_COST * lookups
                 - MISSING_PENALTY * len(missing)
             )
+            if candidate.spec.side_effect is not False and not missing:
+                # A write that binds completely yet ignores a value the user gave, which
+                # another candidate would use, is not the write asked for ("add 25 dollars to
+                # the wallet of account 123456" is no new account). A candidate still missing
+                # inputs already pays for them, and its lookups are not planned yet.
+                total -= UNUSED_BY_WRITE_PENALTY * len(given - direct - through_lookups)
             key = (total, -candidate.rank)
             if best is None or key > best[0]:
                 best = (key, BoundChoice(candidate.spec, total, calls, missing))

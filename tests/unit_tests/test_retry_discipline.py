@@ -167,3 +167,27 @@ async def test_a_replacement_that_uses_the_value_through_its_lookup_is_done() ->
                               "output": {"ticket_id": 7}}
     state = await _aligned(state)
     assert state.get("gaps") == [] and run_status(state, None) == "done"
+
+
+async def test_a_write_that_ignores_the_users_value_is_not_chosen(world: World) -> None:
+    # "Add 25 dollars to the wallet of account 123456" once ran create_user(123456) first:
+    # 'add' reads as create and the account binds, but the amount went unused. That write
+    # failed only because the account existed; on a fresh system it would have made a user.
+    created: list[str] = []
+
+    def create_user(account_number: str) -> dict[str, str]:
+        """Create a new user account with the given account number."""
+        created.append(account_number)
+        raise ValueError(f"account number {account_number} is already taken")
+
+    world.catalog.register_function(
+        create_user, agent="shop", environment="test", side_effect=True
+    )
+    enrich_catalog(world.catalog)
+    world.index.sync(world.catalog)
+    state, _ = await world.run(
+        {"request": "Add a coupon of 7 dollars to account 123456"}, "write-uses-values", top_k=10,
+    )
+    assert created == []  # the write nobody asked for was never attempted
+    assert world.shop.calls.get("issue_coupon") == 1
+    assert world.shop.count("coupons") == 1
