@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import fcntl
 import json
 import os
 import re
@@ -27,7 +29,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +66,32 @@ E2E_INDEX_NAME = "e2e"
 EXPECTATIONS = ("calls", "clarify", "direct_answer")
 
 Say = Callable[[str], None]
+
+
+class E2EHomeInUse(RuntimeError):
+    """Another evaluation holds the harness's home (it resets the sandbox database there)."""
+
+
+@contextlib.contextmanager
+def hold_e2e_home(home: Path) -> Iterator[None]:
+    """Hold the harness's home for one evaluation; a second one at once is refused.
+
+    Two evaluations in one home reset each other's sandbox and feedback database mid-run
+    (seen: 157 of 178 requests crashed), so the second is told to wait or use ``--home``.
+    """
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / ".e2e.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise E2EHomeInUse(
+                f"{home} is in use by another e2e evaluation (each resets the sandbox there); "
+                "wait for it to finish or give this one its own --home DIR"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 class E2EDataError(ValueError):
@@ -242,23 +270,40 @@ async def run_requests(
     # The MCP server and the reset use home/sandbox.db; without --model no model sneaks in.
     overrides = {"ZSPACE_HOME": str(home), **({} if model else {"ZSPACE_MODEL": None})}
     previous = {name: os.environ.get(name) for name in overrides}
-    _set_environment(overrides)
-    try:
-        context = Context(
-            environments=["test"], pre_approved=True, output_format="md",
-            model=model or "", base_url=base_url or "",
-        )
-        if model:  # before anything is indexed, run or written
-            await require_chat_model(Deps(home=home), context)
-        writer = RunFileWriter(out) if out is not None else None
+    with hold_e2e_home(home):
+        _set_environment(overrides)
         try:
-            return await _run_in_home(rows, split, catalog_path, home, mcp_config, say,
-                                      context, writer)
+            return await _evaluate(rows, split, catalog_path, home, mcp_config, say, out,
+                                   model, base_url)
         finally:
-            if writer is not None:
-                writer.close()
+            _set_environment(previous)
+
+
+async def _evaluate(
+    rows: Sequence[Mapping[str, Any]],
+    split: str,
+    catalog_path: Path | None,
+    home: Path,
+    mcp_config: Path,
+    say: Callable[[str], None] | None,
+    out: Path | None,
+    model: str | None,
+    base_url: str | None,
+) -> E2EReport:
+    """One evaluation in the held home, with its environment set."""
+    context = Context(
+        environments=["test"], pre_approved=True, output_format="md",
+        model=model or "", base_url=base_url or "",
+    )
+    if model:  # before anything is indexed, run or written
+        await require_chat_model(Deps(home=home), context)
+    writer = RunFileWriter(out) if out is not None else None
+    try:
+        return await _run_in_home(rows, split, catalog_path, home, mcp_config, say,
+                                  context, writer)
     finally:
-        _set_environment(previous)
+        if writer is not None:
+            writer.close()
 
 
 def _set_environment(values: Mapping[str, str | None]) -> None:
@@ -469,7 +514,7 @@ def command_eval_e2e(args: argparse.Namespace) -> int:
             model=args.model,
             base_url=args.base_url,
         )
-    except (ChatModelUnavailable, E2EDataError) as exc:
+    except (ChatModelUnavailable, E2EDataError, E2EHomeInUse) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     figures = report.figures()
