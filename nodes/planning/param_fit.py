@@ -284,6 +284,21 @@ _PLACE_WORDS = frozenset(
 )
 
 
+def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float) -> float:
+    """The best cue among ``words`` (nearest first), decaying with the distance from the span."""
+    score = 0.0
+    for distance, raw in enumerate(words):
+        word = lemmatize(singular(raw))
+        if word in STOPWORDS or word in _WEAK or len(word) < 2:
+            continue
+        decay = weight / (1 + fall * distance)
+        if _word_match(word, param.name_words):
+            score = max(score, NAME_CUE * decay)
+        elif _word_match(word, param.description_words):
+            score = max(score, DESCRIPTION_CUE * decay)
+    return score
+
+
 def _place_cue(text: str, span: Span, param: Param) -> float:
     """A name after "in", "at" or "near" is a place: evidence for a location parameter."""
     if span.kind != "name":
@@ -330,24 +345,12 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         _place_cue(text, span, param),
         _self_cue(span, param),
     )
-    for distance, raw in enumerate(reversed(before)):
-        word = lemmatize(singular(raw))
-        if word in STOPWORDS or word in _WEAK or len(word) < 2:
-            continue
-        decay = 1.0 / (1 + 0.35 * distance)
-        if _word_match(word, param.name_words):
-            score = max(score, NAME_CUE * decay)
-        elif _word_match(word, param.description_words):
-            score = max(score, DESCRIPTION_CUE * decay)
-    for distance, raw in enumerate(after[:2]):
-        word = lemmatize(singular(raw))
-        if word in STOPWORDS or word in _WEAK or len(word) < 2:
-            continue
-        decay = 0.65 / (1 + 0.5 * distance)
-        if _word_match(word, param.name_words):
-            score = max(score, NAME_CUE * decay)
-        elif _word_match(word, param.description_words):
-            score = max(score, DESCRIPTION_CUE * decay)
+    # Words before the span are nearer cues than words after it (at most two of those).
+    score = max(
+        score,
+        _words_cue(reversed(before), param, weight=1.0, fall=0.35),
+        _words_cue(after[:2], param, weight=0.65, fall=0.5),
+    )
     if span.unit and type_fit(span, param) >= 0.6:
         unit = lemmatize(singular(span.unit.lower()))
         # "two tickets" sets num_tickets, but "three circles" is no circle's radius.

@@ -269,18 +269,23 @@ class RulePlanner:
         if not refused:
             return None
         retry_effect = request.retry_effects.get(sub["id"])
-        eligible = score_candidates(
+        eligible = self._scored(draft, sub)
+        chosen = choice.spec if choice is not None else None
+        return refused_fits_better(
+            sub, refused, eligible, chosen, self.catalog, self.lexicon, retry_effect
+        )
+
+    def _scored(self, draft: PlanDraft, sub: SubIntent) -> list[ScoredCandidate]:
+        """The clause's candidates scored for fit, in the decider's order."""
+        request = draft.request
+        return score_candidates(
             sub,
             request.candidates.get(sub["id"], []),
             request.excluded.get(sub["id"], []),
             self.catalog,
             self.lexicon,
             self.context.environments,
-            retry_effect,
-        )
-        chosen = choice.spec if choice is not None else None
-        return refused_fits_better(
-            sub, refused, eligible, chosen, self.catalog, self.lexicon, retry_effect
+            request.retry_effects.get(sub["id"]),
         )
 
     def _choose_and_bind(self, draft: PlanDraft, sub: SubIntent) -> BoundChoice | None:
@@ -290,16 +295,7 @@ class RulePlanner:
         values the user gave ("delivery 2" for ``assign_rider``) beats one that ignores them,
         and a tool whose required inputs nobody gave loses some of its fit.
         """
-        request = draft.request
-        scored = score_candidates(
-            sub,
-            request.candidates.get(sub["id"], []),
-            request.excluded.get(sub["id"], []),
-            self.catalog,
-            self.lexicon,
-            self.context.environments,
-            request.retry_effects.get(sub["id"]),
-        )
+        scored = self._scored(draft, sub)
         best: tuple[tuple[float, int], BoundChoice] | None = None
         trials = []
         for candidate in scored[:MAX_BIND_TRIALS]:
