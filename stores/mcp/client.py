@@ -31,6 +31,23 @@ from stores.mcp.errors import McpServerUnavailable
 
 logger = logging.getLogger(__name__)
 
+
+class _ExitedProcessFilter(logging.Filter):
+    """Drop the MCP SDK's warning that a server which already exited could not be signalled.
+
+    When a stdio server dies before or during the handshake, the SDK's clean-up tries to kill
+    its process group, finds it gone (``ESRCH``) and warns "Process group termination failed
+    for PID …: [Errno 3] No such process" — after zspace has already said why the server
+    stopped. Nothing failed: there was nothing left to terminate. Other warnings pass.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not ("termination failed" in message and "No such process" in message)
+
+
+logging.getLogger("mcp.os.posix.utilities").addFilter(_ExitedProcessFilter())
+
 STDERR_TAIL_LINES = 20
 # A server that answered the handshake gets this long to exit after its stdin closes.
 STDIO_SHUTDOWN_GRACE_S = 2.0
