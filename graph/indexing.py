@@ -119,6 +119,7 @@ def command_index(args: argparse.Namespace) -> int:
     if options is None:
         return 2
     store = deps.catalog_store()
+    before = store.tool_counts(name)
     fingerprint = enrichment_fingerprint()
     catalog, stale = load_catalogs(
         args.catalog,
@@ -155,9 +156,24 @@ def command_index(args: argparse.Namespace) -> int:
     )
     for reason in report.quarantine_reasons:
         print(f"  quarantined: {reason}")
+    dropped = _dropped_sources(before, catalog)
+    if dropped:
+        print(
+            f"  removed every tool of {dropped}: not among this command's sources (`zspace index` "
+            "keeps exactly the catalog files, --mcp and --openapi sources it is given; give "
+            "them all in one command, or --name NAME for a separate index)"
+        )
     if args.json:
         print(json.dumps(counts))
     return EXIT_INDEX_PARTIAL if stale else 0
+
+
+def _dropped_sources(before: Mapping[str, int], catalog: Catalog) -> str:
+    """The agents that had tools in the index and have none in ``catalog``, with counts."""
+    now = {spec.agent for spec in catalog.tools.values()}
+    gone = sorted(agent for agent in before if agent not in now)
+    shown = ", ".join(f"{agent} ({before[agent]})" for agent in gone[:5])
+    return shown + (f" and {len(gone) - 5} more agents" if len(gone) > 5 else "")
 
 
 def _openapi_options(args: argparse.Namespace) -> dict[str, Any] | None:

@@ -168,6 +168,15 @@ class CatalogStore:
             catalog.add_tool(tool)
         return catalog
 
+    def tool_counts(self, name: str) -> dict[str, int]:
+        """How many tools each agent of catalog ``name`` has saved (empty when there is none)."""
+        return {
+            agent: count
+            for agent, count in self._connection.execute(
+                "SELECT agent, COUNT(*) FROM tools WHERE name = ? GROUP BY agent", (name,)
+            )
+        }
+
     def tools_of(self, name: str, agent: str) -> tuple[AgentSpec | None, list[ToolSpec]]:
         """The saved agent ``agent`` of catalog ``name`` and its tools (its last good ones)."""
         row = self._connection.execute(
