@@ -303,7 +303,7 @@ def command_run(args: argparse.Namespace) -> int:
 
     context = _context(args)
     deps = Deps(index_name=configured_index_name(args.name))
-    mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
+    mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home(), deps.index_name)
     if args.model:
         from dataclasses import replace
 
@@ -340,7 +340,7 @@ def command_resume(args: argparse.Namespace) -> int:
 
     context = _context(args)
     deps = Deps(index_name=configured_index_name(args.name))
-    mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home())
+    mcp = Path(args.mcp) if args.mcp else saved_mcp_config(deps.get_home(), deps.index_name)
     reply: Any = NO_REPLY  # stopped or failed threads go on from their last checkpoint
     if args.approve or args.reject:
         reply = bool(args.approve)

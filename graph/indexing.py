@@ -25,18 +25,18 @@ from stores.settings import zspace_home
 EXIT_INDEX_PARTIAL = 1
 
 
-def saved_mcp_config(home: Path) -> Path | None:
-    """The MCP config ``zspace index --mcp`` last used (see ``graph.runtime``)."""
+def saved_mcp_config(home: Path, index_name: str | None = None) -> Path | None:
+    """The MCP config ``zspace index --mcp`` last used for the index (see ``graph.runtime``)."""
     from graph.runtime import saved_mcp_config as saved
 
-    return saved(home)
+    return saved(home, index_name)
 
 
-def remember_mcp_config(home: Path, config: Path) -> None:
-    """Remember the MCP config that serves the indexed tools (see ``graph.runtime``)."""
+def remember_mcp_config(home: Path, config: Path, index_name: str | None = None) -> None:
+    """Remember the MCP config that serves the index's tools (see ``graph.runtime``)."""
     from graph.runtime import remember_mcp_config as remember
 
-    remember(home, config)
+    remember(home, config, index_name)
 
 
 def load_catalogs(
@@ -46,6 +46,7 @@ def load_catalogs(
     openapi_options: dict[str, Any] | None = None,
     reuse: Mapping[str, ToolSpec] | None = None,
     keep: Callable[[Catalog, Mapping[str, str]], dict[str, int]] | None = None,
+    index_name: str | None = None,
 ) -> tuple[Catalog, dict[str, dict[str, Any]]]:
     """Load and merge catalog files, MCP servers' tools and OpenAPI services, then fill tags.
 
@@ -54,6 +55,7 @@ def load_catalogs(
     ``reuse``: tools indexed before, by raw key; an unchanged record is neither validated
     nor enriched again (see ``CatalogStore.reusable``). ``keep``: called with the servers
     that failed (name → reason) to add their last good tools; returns how many per server.
+    ``index_name``: the index whose runs will call the ``mcp_config`` servers.
 
     Returns:
         The catalog and, per failed server, ``{"tools": kept, "error": reason}``.
@@ -82,7 +84,7 @@ def load_catalogs(
                 print(f"  {server}: kept {count} last good tool{plural} (stale): {reason}")
             else:
                 print(f"  {server}: no earlier tools to keep: {reason}")
-        remember_mcp_config(zspace_home(), Path(mcp_config))
+        remember_mcp_config(zspace_home(), Path(mcp_config), index_name)
     for path in paths:
         catalog.load_file(path, reuse=reuse)
     enrich_catalog(catalog)
@@ -128,6 +130,7 @@ def command_index(args: argparse.Namespace) -> int:
         options,
         reuse=store.reusable(name, fingerprint),
         keep=functools.partial(keep_last_good, store=store, name=name),
+        index_name=name,
     )
     if not catalog.tools:
         print(

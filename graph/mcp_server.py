@@ -81,7 +81,7 @@ def build_server(deps: Deps | None = None) -> Any:
     async def live_tools(_server: Any) -> AsyncIterator[None]:
         # While zspace serves, the indexed MCP servers stay connected and their tool
         # changes reach the catalog and the index (graph.live).
-        config = saved_mcp_config(deps.get_home())
+        config = saved_mcp_config(deps.get_home(), deps.index_name)
         if config is None:
             yield None
             return
@@ -96,7 +96,7 @@ def build_server(deps: Deps | None = None) -> Any:
         # Progress lines are dropped (stdout is the MCP channel); a second request driving
         # the same thread or run id is refused by the session before anything runs.
         with redirect_stdout(sys.stderr):
-            mcp_config = saved_mcp_config(deps.get_home())
+            mcp_config = saved_mcp_config(deps.get_home(), deps.index_name)
             async with open_session(deps, mcp_config, entry="mcp") as session:
                 outcome = await drive(session)
         return outcome_payload(outcome)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.builder import build_graph
-from graph.deps import Deps
+from graph.deps import Deps, configured_index_name
 from nodes.context import Context
 from stores.checkpoint import postgres_checkpointer, sqlite_checkpointer
 
@@ -31,18 +31,36 @@ MCP_CONFIG_POINTER = "mcp_config.json"
 POSTGRES_URL_VARIABLE = "ZSPACE_POSTGRES_URL"
 
 
-def saved_mcp_config(home: Path) -> Path | None:
-    """The MCP config ``zspace index --mcp`` last used, if any."""
+def saved_mcp_config(home: Path, index_name: str | None = None) -> Path | None:
+    """The MCP config ``zspace index --mcp`` last used for index ``index_name``, if any.
+
+    Each index of a home (``--name``) remembers its own config, so indexing a second index
+    with other servers does not cut the first one's runs off from theirs. A pointer written
+    before names were kept (``{"path": …}``) serves every index.
+    """
     pointer = home / MCP_CONFIG_POINTER
     if not pointer.is_file():
         return None
-    path = Path(json.loads(pointer.read_text())["path"])
-    return path if path.is_file() else None
+    saved = json.loads(pointer.read_text())
+    by_index = saved.get("indexes") or {}
+    name = index_name or configured_index_name(None)
+    found = by_index.get(name) if by_index else saved.get("path")
+    if found is None and not by_index:
+        return None
+    path = Path(found) if found else None
+    return path if path is not None and path.is_file() else None
 
 
-def remember_mcp_config(home: Path, config: Path) -> None:
-    """Remember which MCP config serves the indexed tools, for later runs."""
-    (home / MCP_CONFIG_POINTER).write_text(json.dumps({"path": str(config.resolve())}))
+def remember_mcp_config(home: Path, config: Path, index_name: str | None = None) -> None:
+    """Remember which MCP config serves the tools of index ``index_name``, for later runs."""
+    pointer = home / MCP_CONFIG_POINTER
+    saved = json.loads(pointer.read_text()) if pointer.is_file() else {}
+    by_index = dict(saved.get("indexes") or {})
+    if not by_index and saved.get("path"):
+        # A pointer from before names were kept served the default index.
+        by_index[configured_index_name(None)] = saved["path"]
+    by_index[index_name or configured_index_name(None)] = str(config.resolve())
+    pointer.write_text(json.dumps({"indexes": by_index}))
 
 
 def configured_postgres_url(explicit: str | None = None) -> str | None:
@@ -82,7 +100,9 @@ class SavedMcpBackend:
             # Reading the saved config touches files: off the event loop (Studio's server
             # refuses blocking calls inside async nodes).
             home = await asyncio.to_thread(self._home)
-            path = await asyncio.to_thread(saved_mcp_config, home)
+            path = await asyncio.to_thread(
+                saved_mcp_config, home, self._deps.index_name if self._deps else None
+            )
             if path is None:
                 raise RuntimeError(
                     f"tool {spec.id!r} has no backend: no MCP config was indexed under "

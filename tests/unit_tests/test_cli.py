@@ -19,7 +19,7 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
     monkeypatch.delenv("ZSPACE_POSTGRES_URL", raising=False)
     # The CLI builds its own Deps; hand it the world's (catalog with Python tools, test index).
     monkeypatch.setattr(cli, "Deps", lambda *args, **kwargs: made.deps)
-    monkeypatch.setattr(cli, "saved_mcp_config", lambda home: None)
+    monkeypatch.setattr(cli, "saved_mcp_config", lambda home, index_name=None: None)
     return made
 
 
