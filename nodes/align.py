@@ -18,6 +18,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from nodes.context import Context, resolve_context
+from nodes.planning.draft import NO_TOOL_FOUND
 from nodes.state import CallResult, ZState
 
 # Failures a retry must not paper over: a person said no, policy forbids it, or the outcome
@@ -133,8 +134,7 @@ async def check_alignment(state: ZState, runtime: Runtime[Context]) -> dict[str,
                 gaps.append(text)
                 index = len(gaps) - 1
             if sub_id in earlier and earlier[sub_id] not in gaps[index]:
-                # The retry found nothing of the same kind: say what failed in the first place.
-                gaps[index] += f" (before that, {earlier[sub_id]})"
+                gaps[index] = _with_earlier_failure(gaps[index], earlier[sub_id])
         return {"gaps": gaps, "retry_subintents": []}
     excluded = {k: list(v) for k, v in (state.get("excluded_tools") or {}).items()}
     effects = dict(state.get("retry_effects") or {})
@@ -204,6 +204,20 @@ def cover_problem(state: ZState, sub_id: str) -> str | None:
     )
 
 
+def _with_earlier_failure(gap: str, failure: str) -> str:
+    """A gap that also says which call failed first, the failure leading.
+
+    When the retry found no other tool ("…: no suitable tool was found"), what the user needs
+    is the failed call and that nothing else could do it — not a search miss with the real
+    cause in parentheses.
+    """
+    head, sep, reason = gap.rpartition(": ")
+    if sep and reason == NO_TOOL_FOUND:
+        return f"{head}: {failure}; no other suitable tool could do it instead"
+    # The retry failed too: say what failed in the first place.
+    return f"{gap} (before that, {failure})"
+
+
 def _earlier_failures(history: list[Any], plan: list[Any]) -> dict[str, str]:
     """Per sub-intent, the failed core call a retry replaced (from ``history``)."""
     planned = {c["call_id"]: c["sub_intent_id"] for c in plan}
@@ -213,7 +227,9 @@ def _earlier_failures(history: list[Any], plan: list[Any]) -> dict[str, str]:
             continue
         call_id = str(record.get("call_id") or "")
         sub_id = planned.get(call_id) or call_id.split(".", 1)[0]
-        found[sub_id] = f"{record.get('tool_id')} failed: {record.get('error')}"
+        tool, error = str(record.get("tool_id")), str(record.get("error"))
+        # An executor error already names its tool ("tool 'x' failed with …"): once is enough.
+        found[sub_id] = error if tool in error else f"{tool} failed: {error}"
     return found
 
 

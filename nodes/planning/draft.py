@@ -14,6 +14,10 @@ from typing import Any, Protocol
 from nodes.context import Context
 from nodes.state import Candidate, Intent, PlannedCall, ZState
 
+# The reason a gap gives when no candidate tool fits a sub-intent (the alignment check
+# rewrites it when an earlier call of that sub-intent failed).
+NO_TOOL_FOUND = "no suitable tool was found"
+
 
 @dataclass(frozen=True)
 class PlanRequest:

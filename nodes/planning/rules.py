@@ -25,7 +25,7 @@ from nodes.planning.binding import (
     required_params,
     schema_properties,
 )
-from nodes.planning.draft import PlanDraft, PlanRequest
+from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
     ScoredCandidate,
     better_fitting_writer,
@@ -175,7 +175,7 @@ class RulePlanner:
                 )
                 draft.decide(sub["id"], "gap", reason="not understood")
             else:
-                draft.gaps.append(f"{sub['text']}: no suitable tool was found")
+                draft.gaps.append(f"{sub['text']}: {NO_TOOL_FOUND}")
                 draft.decide(sub["id"], "gap", reason="no tool fits")
             return True
         spec = choice.spec

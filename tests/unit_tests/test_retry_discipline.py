@@ -34,9 +34,15 @@ async def test_a_failed_read_is_never_retried_with_a_write(world: World) -> None
     assert world.shop.count("coupons") == 0 and world.shop.count("orders") == 0
     assert not any(r["status"] == "ok" for r in state["results"].values())
     assert "Not done" in state["answer"]
-    assert "get_user_by_account failed" in state["answer"]
+    assert "'shop/get_user_by_account' failed" in state["answer"]
     assert "directory does not exist" in state["answer"]
     assert state["retry_effects"] == {"s1": False}
+    # The failed call leads the gap, not the retry's empty search ("no suitable tool was
+    # found (before that, … failed: …)" read as if no tool had ever been tried).
+    assert state["gaps"] == [
+        "look up the user with account number 123456: tool 'shop/get_user_by_account' failed "
+        "with ValueError: directory does not exist; no other suitable tool could do it instead"
+    ]
 
 
 async def test_a_failed_read_never_turns_into_a_question_about_another_tool(
@@ -67,7 +73,7 @@ async def test_a_failed_read_never_turns_into_a_question_about_another_tool(
     assert RunOutcome("read-fails-ask", state).status == "failed", (state["results"], state["gaps"], state["plan"])
     [gap] = state["gaps"]
     assert "not retried" in gap and "profiles/get_user_profile" in gap
-    assert "get_user_by_account failed" in gap and "directory does not exist" in gap
+    assert "'shop/get_user_by_account' failed" in gap and "directory does not exist" in gap
 
 
 def _register_user_service_status(world: World) -> None:
@@ -100,7 +106,7 @@ async def test_a_failed_read_is_not_retried_with_a_read_that_drops_the_users_val
     assert world.shop.calls == {"get_user_by_account": 1}, world.shop.calls
     assert RunOutcome("read-fails-unrelated", state).status == "failed", state["gaps"]
     [gap] = state["gaps"]
-    assert "get_user_by_account failed" in gap and "account 123456 not found" in gap
+    assert "'shop/get_user_by_account' failed" in gap and "account 123456 not found" in gap
     assert "shop/get_user_service_status" in gap and "123456" in gap
 
 
