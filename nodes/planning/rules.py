@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nodes.context import Context
+from nodes.parsing.splitting import unwrap_request
 from nodes.planning.binding import (
     coerce_to_schema,
     enum_mentioned,
@@ -388,7 +389,7 @@ class RulePlanner:
             if source is not None:
                 args[param] = source
         self._bind_leftover_number(sub, spec, args)
-        request_text = str(intent.get("request") or "")
+        request_text = unwrap_request(str(intent.get("request") or ""))
         if missing and request_text and request_text.strip() != sub["text"].strip():
             # A value said in another clause of the request ("... at 20 m/s and then
             # accelerates at 10 m/s^2"): the whole request is read for what is still missing.

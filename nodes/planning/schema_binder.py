@@ -312,6 +312,8 @@ def _assign(
                 continue
             if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5:
                 continue  # "two triangles" sets nothing unless a parameter counts them
+            if span.kind == "number" and _counts_the_parameter(text, span, param):
+                continue  # "two charges" counts the charges; it is no charge
             order = -0.02 * abs(position - rank)
             score = fit + cue + (0.3 if param.required else 0.0) + order
             pairs.append((score, index, param, cue))
@@ -352,6 +354,16 @@ def _repeated_chunks(atoms: Sequence[tuple[Span, int]], used: set[int]) -> list[
 
 def _kind_class(span: Span) -> str:
     return "number" if span.kind in {"number", "money", "percent"} else span.kind
+
+
+def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:
+    """Whether a number counts the things the parameter is one of: "two charges" (charge)."""
+    following = re.match(r"\s+([A-Za-z]+)", text[span.end :])
+    word = (span.unit or (following.group(1) if following is not None else "")).lower()
+    if not word.isalpha() or word in param.name.lower():
+        return False  # "3 days" is the value of ``days``
+    one = singular(word).lower()
+    return one != word and lemmatize(one) in param.name_words
 
 
 _ID_LINKS = frozenset({"id", "ids", "no", "number", "num", "#", "of", "is", "code"})
