@@ -145,21 +145,24 @@ def bind_schema(
                 values[param.name] = [[coerce(atoms[i][0].value, param) for i in members]]
             evidence[param.name] = best_group[0]
             used.update(members)
-    # A list whose items fill a numbered series of parameters (side1, side2, side3) in order.
+    # A list whose items fill a numbered series of parameters (side1, side2, side3) in order;
+    # each further list of that shape is another argument set ("(45, 60) and (81, 27)").
+    filled: list[Param] = []
     for group, span in enumerate(found):
         if span.kind != "list":
             continue
         members = [i for i, (_, g) in enumerate(atoms) if g == group and i not in used]
-        series = _numbered_series(
+        series = filled or _numbered_series(
             [p for p in params if p.name not in values and p.kind != "array"], len(members)
         )
-        if series and all(
+        if len(series) == len(members) and series and all(
             type_fit(atoms[i][0], p) >= 1.0 for i, p in zip(members, series, strict=True)
         ):
             for index, param in zip(members, series, strict=True):
-                values[param.name] = [span_value(atoms[index][0], param)]
+                values.setdefault(param.name, []).append(span_value(atoms[index][0], param))
                 evidence[param.name] = 1.0
                 used.add(index)
+            filled = series
     # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
     # sets said again in the same shape are assigned set by set.
     free_params = [p for p in params if p.name not in values]
