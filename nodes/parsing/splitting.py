@@ -43,8 +43,8 @@ _SUBJECTS = DETERMINERS | frozenset(
 _AFTER_SUBJECT = frozenset("is are was were has have had will would who which whose".split())
 # A request said as a statement: "I would like to know ...", "we need to ...", "help me".
 _WISH = re.compile(
-    r"\b(?:i|we)(?:'d|'m|'re|\s+(?:would|am|are|also|really|still|just|only|now|"
-    r"therefore|then))*\s+(?:want|wanna|need|like|wish|interested|curious|looking\s+for)\b"
+    r"\b(?:i|we)\b[^.?!]*?(?:\b(?:want|wanna|need|wish|interested|curious)|'d\s+like|"
+    r"\bwould\s+like|\blooking\s+for|\blike\s+to)\b"
     r"|\b(?:help|tell|show|give|let|get)\s+(?:me|us)\b",
     re.I,
 )

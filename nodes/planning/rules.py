@@ -231,8 +231,9 @@ class RulePlanner:
 
         "the median and the variance of 3, 4, 5", "temperature and humidity for Boston": a
         word of another candidate's name that the chosen tool's name lacks stands in the
-        clause joined by "and" (or a comma) to a word only the chosen tool's name has, and
-        every value that candidate requires is in the request. Reads only: a write is never
+        clause joined by "and" (or a comma) to a word only the chosen tool's name has, every
+        other word of its name is said or in the chosen name, and every value that candidate
+        requires is in the request. Reads only: a write is never
         added on a word's evidence.
         """
         if chosen.side_effect is not False:
@@ -246,6 +247,8 @@ class RulePlanner:
             if spec.id == chosen.id or spec.side_effect is not False:
                 continue
             theirs = content_words(spec.name.replace(".", " "))
+            if any(w not in said and w not in mine for w in theirs):
+                continue  # "the area and perimeter of a circle" asks no rectangle's perimeter
             own = [said[w] for w in theirs - mine if w in said]
             chosen_only = [said[w] for w in mine - theirs if w in said]
             if not own or not chosen_only or not _joined(text, own, chosen_only):

@@ -32,6 +32,7 @@ def test_a_statement_asks_for_nothing(sentence: str) -> None:
         "Convert 300 euros to dollars.",
         "For account 123456, create an order.",
         "I would like to know the boiling time.",
+        "I am new to Lyon and would like to know the nearby parks.",
         "We need to convert 300 euros to dollars.",
         "Please help me convert the amount.",
         "Could you convert it to dollars",

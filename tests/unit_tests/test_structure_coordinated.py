@@ -35,3 +35,11 @@ def test_a_job_the_clause_does_not_name_is_not_called() -> None:
     draft = plan("Get the rain forecast for Lisbon and Porto.", RAIN, WIND)
     assert tools_called(draft) == ["forecast_rain", "forecast_rain"]
 
+
+
+def test_a_tool_whose_name_says_another_thing_is_not_added() -> None:
+    circle = ("circle_area", "Area of a circle.", {"radius": {"type": "integer"}}, ["radius"])
+    square = ("square_perimeter", "Perimeter of a square.",
+              {"radius": {"type": "integer"}}, ["radius"])
+    draft = plan("Find the area and perimeter of a circle with a radius of 5.", circle, square)
+    assert tools_called(draft) == ["circle_area"]
