@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, product
 from typing import Any
 
 from nodes.context import Context
@@ -239,7 +240,7 @@ class RulePlanner:
         if chosen.side_effect is not False:
             return []
         text = sub["text"]
-        said = {lemma: spots for lemma, spots in _lemma_spots(text).items()}
+        said = _lemma_spots(text)
         mine = content_words(chosen.name.replace(".", " "))
         calls: list[PlannedCall] = []
         for candidate in self._scored(draft, sub)[:MAX_BIND_TRIALS]:
@@ -576,15 +577,11 @@ def _joined(text: str, own: Sequence[list[int]], other: Sequence[list[int]]) -> 
 
     Between them, within a few words, stands "and", "&" or a comma, and no sentence ends.
     """
-    for spots in own:
-        for spot in spots:
-            for others in other:
-                for there in others:
-                    low, high = sorted((spot, there))
-                    between = text[low:high]
-                    if len(between.split()) <= 8 and not re.search(r"[.?!;:]", between) \
-                            and re.search(r"\band\b|&|,", between):
-                        return True
+    for spot, there in product(chain(*own), chain(*other)):
+        between = text[min(spot, there) : max(spot, there)]
+        if len(between.split()) <= 8 and not re.search(r"[.?!;:]", between) \
+                and re.search(r"\band\b|&|,", between):
+            return True
     return False
 
 
