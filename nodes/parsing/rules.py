@@ -139,9 +139,13 @@ class RuleIntentParser:
         output_format, body = detect_output_format(text)
         entities = cast(Entities, extract_entities(request, self.lexicon))
         clauses = []
-        for piece, after in self.splitter.split_steps(body):
+        for piece, after, in_context in self.splitter.split_with_context(body):
             clause = self._analyze(piece)
             clause.after = after
+            if in_context and clause.chit_chat is None:
+                # The statements around the request are part of what it says (values to
+                # bind, words to retrieve by); what it asks is read from the request alone.
+                clause.text = in_context
             clauses.append(clause)
         clauses = [c for c in clauses if c.text.strip(" ,.;!?")]
         actionable = [c for c in clauses if c.chit_chat is None]
@@ -436,7 +440,11 @@ class RuleIntentParser:
                     (p for p in reversed(earlier_tasks) if p[1].target in people),
                     None,
                 ) or (earlier_tasks[-1] if earlier_tasks else None)
-            if referent is None and (clause.thing_pronoun or not target) and earlier_tasks:
+            if (
+                referent is None
+                and (clause.thing_pronoun or (not target and not self._names_own_thing(clause)))
+                and earlier_tasks
+            ):
                 referent = earlier_tasks[-1]
             operation = clause.operation
             if referent is not None:
@@ -524,6 +532,18 @@ class RuleIntentParser:
             if clause.after and len(subs) > 1:
                 subs[-1]["after"] = [subs[-2]["id"]]  # "then": runs after, value or not
         return subs
+
+    @staticmethod
+    def _names_own_thing(clause: _Clause) -> bool:
+        """Whether a clause with its own verb names its own thing, one the lexicon lacks.
+
+        "... then give the weather forecast for Rome" asks about the forecast, not about
+        the object of the clause before it; "... and pay" names nothing and goes on with it,
+        and "... then set the starting level to 5" changes what the clause before it made.
+        """
+        if not clause.explicit_operation or clause.operation == "update":
+            return False
+        return any(k not in (clause.operation, clause.target) for k in clause.keywords)
 
     def _has_id_for(self, entities: dict[str, Any], obj: str) -> bool:
         for key, value in entities.items():

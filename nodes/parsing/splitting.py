@@ -5,6 +5,11 @@ How it splits (in this order): lines and numbered steps; sentences; ``;``; "then
 "before X, Y" and an inner "Y after X" / "Y before X" (reordered so X runs first when it
 names an operation); then ", X", "and X", "also X", "plus X" only when X starts with an
 operation ("orders and payments" stays one clause; "create a user and pay" splits).
+
+A sentence that only states facts ("A car starts at 5 m/s. It accelerates at 2 m/s^2 for
+10 s. What is its displacement?") asks for nothing: it is no clause of its own but the
+context of the request that follows it (of the one before it when none follows), written
+before that clause's text so its values bind there.
 """
 
 from __future__ import annotations
@@ -30,6 +35,22 @@ _COUNT_WORDS = frozenset(
     hundred dozen few several couple""".split()
 )
 PREPOSITIONS = frozenset("for of to with from by using in on at".split())
+# Who a statement is about: "The car ...", "It has ...", "They plan ...", "I invested ...".
+_SUBJECTS = DETERMINERS | frozenset(
+    "i we you he she it they there one all both neither none many most several".split()
+)
+# "John has ...", "Tech Corp is ...": a name followed by one of these is a subject.
+_AFTER_SUBJECT = frozenset("is are was were has have had will would who which whose".split())
+# A request said as a statement: "I would like to know ...", "we need to ...", "help me".
+_WISH = re.compile(
+    r"\b(?:i|we)\b[^.?!]*?(?:\b(?:want|wanna|need|wish|interested|curious)|'d\s+like|"
+    r"\bwould\s+like|\blooking\s+for|\blike\s+to)\b"
+    r"|\b(?:help|tell|show|give|let|get)\s+(?:me|us)\b",
+    re.I,
+)
+# An opening phrase before the subject: "At the start, it ...", "Suddenly, the driver ...".
+_PREPOSITION_ALTERNATIVES = "|".join(sorted(PREPOSITIONS))
+_OPENING = re.compile(rf"^(?:(?:\w+ly)|(?:{_PREPOSITION_ALTERNATIVES})\b[^,]{{0,60}}),\s*", re.I)
 
 
 QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|‘[^’\n]*’|(?<![\w'’])'[^'\n]+'(?![\w])")
@@ -39,9 +60,11 @@ _LINE_BREAKS = re.compile(
     r"(?:\(?\d{1,2}[.)]|step\s+\d+\s*[:.)]?|[-*•])\s+(?=\D)|(?:^|\s)\(?\d{1,2}\)\s+(?=\D)",
     re.I,
 )
-_ABBREVIATION = re.compile(r"\b(?:no|e\.g|i\.e|vs|mr|mrs|ms|dr|st|approx|etc|nr)\.$", re.I)
+_ABBREVIATION = re.compile(
+    r"\b(?:no|e\.g|i\.e|vs|mr|mrs|ms|dr|st|approx|etc|nr|inc|ltd|corp|jr|sr)\.$", re.I
+)
 _STRONG_SPLIT = re.compile(
-    r"\s*(?:,\s*)?\b(?:and\s+)?(?:then|afterwards|after\s+that|after\s+which|after\s+this|"
+    r"\s*(?:,\s*)?\b(?:and\s+)?(?:then|afterwards|after\s+that|after\s+which|after\s+this(?!\s+\d)|"
     r"subsequently|finally|lastly|once\s+(?:that'?s\s+|that\s+is\s+|it'?s\s+|it\s+is\s+)?"
     r"done|when\s+(?:that'?s\s+|it'?s\s+)?done)\b\s*,?\s*",
     re.I,
@@ -88,7 +111,7 @@ def _restore_quotes(text: str, quotes: Sequence[str]) -> str:
     return re.sub(r"\x01(\d+)\x02", lambda m: quotes[int(m.group(1))], text)
 
 
-def _unwrap(text: str) -> str:
+def unwrap_request(text: str) -> str:
     """A request wrapped whole in double quotes is the request, not a quoted value."""
     stripped = text.strip()
     if len(stripped) > 2 and stripped[0] in "\"“" and stripped[-1] in "\"”":
@@ -142,6 +165,33 @@ def _starts_with_question(text: str) -> bool:
     return _first_word(text) in _QUESTION_WORDS
 
 
+def states_facts(sentence: str) -> bool:
+    """Whether a sentence only states facts and asks for nothing.
+
+    A statement starts with its subject ("The first cone ...", "It has ...", "John has ...",
+    after an opening phrase such as "At the start,"), is no question, and says no wish of
+    the speaker ("I would like to know ...", "help me ..."). A sentence that starts with a
+    verb ("Find ...", "Use a level of 0.05") asks.
+    """
+    text = sentence.strip()
+    if not text or text.endswith("?") or _WISH.search(text):
+        return False
+    rest = _clean_clause(text)
+    opening = _OPENING.match(rest)
+    if opening is not None:
+        rest = rest[opening.end() :]
+    words = [t for *_, t in token_spans(rest, split_identifiers=False)]
+    if not words or not words[0].isalpha():
+        return False
+    return words[0] in _SUBJECTS or (len(words) > 1 and words[1] in _AFTER_SUBJECT)
+
+
+def _sentence(clause: str) -> str:
+    """A clause as a sentence of a longer text: it ends with a stop (or its own mark)."""
+    clause = clause.strip()
+    return clause if clause[-1:] in ".?!" else clause + "."
+
+
 def _clean_clause(clause: str) -> str:
     text = clause.strip(" ,;:.\t")
     text = re.sub(
@@ -182,21 +232,51 @@ class ClauseSplitter:
 
         A clause follows when "then", "after that", "finally" or a step number led it.
         """
-        protected, quotes = _protect_quotes(_unwrap(text))
-        clauses: list[tuple[str, bool]] = []
+        return [(clause, after) for clause, after, _ in self.split_with_context(text)]
+
+    def split_with_context(self, text: str) -> list[tuple[str, bool, str]]:
+        """The clauses of :meth:`split_steps`, each with its text in context, or "".
+
+        A request of requests and statements ("John has $5000. How much will he have at 4%
+        after 5 years?") gives each statement to the request after it (the last ones to the
+        request before them): the clause in context is its statements and it, in the order
+        said. A request of statements alone is split as usual.
+        """
+        protected, quotes = _protect_quotes(unwrap_request(text))
+        clauses: list[tuple[str, bool, bool]] = []  # (clause, after, states facts)
         for line, numbered in _lines(protected):
             line_start = True
             for sentence in _split_sentences(line or ""):
+                if states_facts(_restore_quotes(sentence, quotes)):
+                    clauses.append((sentence, numbered and line_start, True))
+                    line_start = False
+                    continue
                 for part in sentence.split(";"):
                     for index, strong in enumerate(_STRONG_SPLIT.split(part)):
                         piece_start = True
                         for ordered in self._order_temporal(strong):
                             for clause in self._split_weak(ordered):
                                 after = (index > 0 and piece_start) or (numbered and line_start)
-                                clauses.append((clause, after))
+                                clauses.append((clause, after, False))
                                 piece_start = line_start = False
-        restored = [(_restore_quotes(_clean_clause(c), quotes), a) for c, a in clauses]
-        return [(c, a) for c, a in restored if c.strip(" ,.;!?")]
+        restored = [
+            (_restore_quotes(_clean_clause(c), quotes), a, facts) for c, a, facts in clauses
+        ]
+        kept = [(c, a, facts) for c, a, facts in restored if c.strip(" ,.;!?")]
+        if all(facts for *_, facts in kept) or not any(facts for *_, facts in kept):
+            return [(c, a, "") for c, a, _ in kept]
+        merged: list[tuple[str, bool, str]] = []
+        pending: list[str] = []
+        for clause, after, facts in kept:
+            if facts:
+                pending.append(_sentence(clause))
+                continue
+            merged.append((clause, after, " ".join([*pending, _sentence(clause)])))
+            pending = []
+        if pending:
+            clause, after, context = merged[-1]
+            merged[-1] = (clause, after, " ".join([context, *pending]))
+        return merged
 
     # splitting helpers ------------------------------------------------------------------------
 

@@ -12,11 +12,14 @@ re-planning is safe.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, product
 from typing import Any
 
 from nodes.context import Context
+from nodes.parsing.splitting import unwrap_request
 from nodes.planning.binding import (
     coerce_to_schema,
     enum_mentioned,
@@ -215,8 +218,48 @@ class RulePlanner:
             draft.decide(sub["id"], "covered", tool=spec.id, completes=completed)
             return True
         draft.add_calls(sub["id"], [*choice.calls[:-1], *cores])
+        for number, extra in enumerate(self._coordinated_reads(draft, sub, spec), start=2):
+            for core in self._repeated_cores(sub, extra):
+                core["call_id"] = core["call_id"].replace(".core", f".core{number}.", 1)
+                draft.add_calls(sub["id"], [core])
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
+
+    def _coordinated_reads(
+        self, draft: PlanDraft, sub: SubIntent, chosen: ToolSpec
+    ) -> list[PlannedCall]:
+        """Calls of other reads the clause names beside the chosen tool's job.
+
+        "the median and the variance of 3, 4, 5", "temperature and humidity for Boston": a
+        word of another candidate's name that the chosen tool's name lacks stands in the
+        clause joined by "and" (or a comma) to a word only the chosen tool's name has, every
+        other word of its name is said or in the chosen name, and every value that candidate
+        requires is in the request. Reads only: a write is never
+        added on a word's evidence.
+        """
+        if chosen.side_effect is not False:
+            return []
+        text = sub["text"]
+        said = _lemma_spots(text)
+        mine = content_words(chosen.name.replace(".", " "))
+        calls: list[PlannedCall] = []
+        for candidate in self._scored(draft, sub)[:MAX_BIND_TRIALS]:
+            spec = candidate.spec
+            if spec.id == chosen.id or spec.side_effect is not False:
+                continue
+            theirs = content_words(spec.name.replace(".", " "))
+            if any(w not in said and w not in mine for w in theirs):
+                continue  # "the area and perimeter of a circle" asks no rectangle's perimeter
+            own = [said[w] for w in theirs - mine if w in said]
+            chosen_only = [said[w] for w in mine - theirs if w in said]
+            if not own or not chosen_only or not _joined(text, own, chosen_only):
+                continue
+            bound, missing = self._bind_call(draft, sub, spec)
+            if missing or len(bound) != 1:
+                continue
+            mine |= theirs
+            calls.append(bound[0])
+        return calls
 
     def _retry_falls_short(
         self, draft: PlanDraft, sub: SubIntent, choice: BoundChoice | None
@@ -388,7 +431,7 @@ class RulePlanner:
             if source is not None:
                 args[param] = source
         self._bind_leftover_number(sub, spec, args)
-        request_text = str(intent.get("request") or "")
+        request_text = unwrap_request(str(intent.get("request") or ""))
         if missing and request_text and request_text.strip() != sub["text"].strip():
             # A value said in another clause of the request ("... at 20 m/s and then
             # accelerates at 10 m/s^2"): the whole request is read for what is still missing.
@@ -518,6 +561,28 @@ class RulePlanner:
                 "value": coerce_to_schema(free[0], properties[slots[0]]),
                 "origin": "text",
             }
+
+
+def _lemma_spots(text: str) -> dict[str, list[int]]:
+    """Where each content word of a text (lemmatised, singular) starts."""
+    spots: dict[str, list[int]] = {}
+    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*", text):
+        for word in content_words(match.group()):
+            spots.setdefault(word, []).append(match.start())
+    return spots
+
+
+def _joined(text: str, own: Sequence[list[int]], other: Sequence[list[int]]) -> bool:
+    """Whether a word at one of ``own`` and one at ``other`` are coordinated in ``text``.
+
+    Between them, within a few words, stands "and", "&" or a comma, and no sentence ends.
+    """
+    for spot, there in product(chain(*own), chain(*other)):
+        between = text[min(spot, there) : max(spot, there)]
+        if len(between.split()) <= 8 and not re.search(r"[.?!;:]", between) \
+                and re.search(r"\band\b|&|,", between):
+            return True
+    return False
 
 
 def _follow_said_steps(sub: SubIntent, core: PlannedCall, draft: PlanDraft) -> None:

@@ -145,21 +145,24 @@ def bind_schema(
                 values[param.name] = [[coerce(atoms[i][0].value, param) for i in members]]
             evidence[param.name] = best_group[0]
             used.update(members)
-    # A list whose items fill a numbered series of parameters (side1, side2, side3) in order.
+    # A list whose items fill a numbered series of parameters (side1, side2, side3) in order;
+    # each further list of that shape is another argument set ("(45, 60) and (81, 27)").
+    filled: list[Param] = []
     for group, span in enumerate(found):
         if span.kind != "list":
             continue
         members = [i for i, (_, g) in enumerate(atoms) if g == group and i not in used]
-        series = _numbered_series(
+        series = filled or _numbered_series(
             [p for p in params if p.name not in values and p.kind != "array"], len(members)
         )
-        if series and all(
+        if len(series) == len(members) and series and all(
             type_fit(atoms[i][0], p) >= 1.0 for i, p in zip(members, series, strict=True)
         ):
             for index, param in zip(members, series, strict=True):
-                values[param.name] = [span_value(atoms[index][0], param)]
+                values.setdefault(param.name, []).append(span_value(atoms[index][0], param))
                 evidence[param.name] = 1.0
                 used.add(index)
+            filled = series
     # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
     # sets said again in the same shape are assigned set by set.
     free_params = [p for p in params if p.name not in values]
@@ -312,6 +315,8 @@ def _assign(
                 continue
             if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5:
                 continue  # "two triangles" sets nothing unless a parameter counts them
+            if span.kind == "number" and _counts_the_parameter(text, span, param):
+                continue  # "two charges" counts the charges; it is no charge
             order = -0.02 * abs(position - rank)
             score = fit + cue + (0.3 if param.required else 0.0) + order
             pairs.append((score, index, param, cue))
@@ -352,6 +357,16 @@ def _repeated_chunks(atoms: Sequence[tuple[Span, int]], used: set[int]) -> list[
 
 def _kind_class(span: Span) -> str:
     return "number" if span.kind in {"number", "money", "percent"} else span.kind
+
+
+def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:
+    """Whether a number counts the things the parameter is one of: "two charges" (charge)."""
+    following = re.match(r"\s+([A-Za-z]+)", text[span.end :])
+    word = (span.unit or (following.group(1) if following is not None else "")).lower()
+    if not word.isalpha() or word in param.name.lower():
+        return False  # "3 days" is the value of ``days``
+    one = singular(word).lower()
+    return one != word and lemmatize(one) in param.name_words
 
 
 _ID_LINKS = frozenset({"id", "ids", "no", "number", "num", "#", "of", "is", "code"})
