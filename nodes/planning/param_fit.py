@@ -151,17 +151,30 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
     return params
 
 
+_PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
+# Words by which a parameter's schema says it holds a place.
+_PLACE_WORDS = frozenset(
+    {"location", "city", "place", "address", "region", "country", "area", "town", "destination"}
+)
+# Words by which a schema says a parameter holds a place or a part of one (a state).
+_PLACE_PARTS = _PLACE_WORDS | {"state", "province", "county", "origin"}
+
+
 def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
     """Places read as one name ("Boston, MA") split again when the schema wants the parts.
 
-    A schema with two or more free-text parameters to fill (``city`` and ``state``) takes
-    "Chicago" and "Illinois" apart; one that has a single ``location`` takes the place as
-    written.
+    A schema with two or more free-text parameters of a place to fill (``city`` and
+    ``state``) takes "Chicago" and "Illinois" apart; one that has a single ``location`` (and
+    a ``genre`` beside it) takes the place as written.
     """
     free_text = [
         p
         for p in params
-        if p.required and p.kind == "string" and not p.enum and not p.closed
+        if p.required
+        and p.kind == "string"
+        and not p.enum
+        and not p.closed
+        and (p.name_words | p.description_words) & _PLACE_PARTS
     ]
     if len(free_text) < 2:
         return list(spans)
@@ -172,6 +185,27 @@ def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
         else:
             split.append(span)
     return split
+
+
+def numbered_siblings(names: Iterable[str], params: Sequence[Param], count: int) -> bool:
+    """Whether every name is the first of a numbered series with ``count`` members.
+
+    ``year1`` and ``year1_revenue`` with ``year2`` and ``year2_revenue`` beside them: values
+    said twice in the same shape fill the series, they are not two calls.
+    """
+    have = {p.name for p in params}
+    names = list(names)
+    if not names or count < 2:
+        return False
+    for name in names:
+        if not re.search(r"(?<![0-9])1(?![0-9])", name):
+            return False
+        series = [
+            re.sub(r"(?<![0-9])1(?![0-9])", str(k), name, count=1) for k in range(2, count + 1)
+        ]
+        if any(other not in have for other in series):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------------------ scores
@@ -277,11 +311,7 @@ def _preposition_cue(text: str, span: Span, param: Param) -> float:
     return NAME_CUE if word == first and word in STOPWORDS else 0.0
 
 
-_PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
-# Words by which a parameter's schema says it holds a place.
-_PLACE_WORDS = frozenset(
-    {"location", "city", "place", "address", "region", "country", "area", "town", "destination"}
-)
+
 
 
 def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float) -> float:
@@ -297,6 +327,28 @@ def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float
         elif _word_match(word, param.description_words):
             score = max(score, DESCRIPTION_CUE * decay)
     return score
+
+
+_NAME_LINKS = frozenset({"of", "is", "equal", "equals", "to", "as", "being", "at"})
+
+
+def _own_name_cue(text: str, span: Span, param: Param) -> float:
+    """The parameter's name as written stands right before the value ("k of 3", "K 5").
+
+    The only cue a one-letter name ("n", "K", "x") can have: its content words are empty.
+    Names that are also English words ("a", "i") need a linking word ("a of 1").
+    """
+    name = param.name.lower()
+    if len(name) > 2 or not name.isalpha():
+        return 0.0
+    before, _ = context_words(text, span, window=3)
+    linked = False
+    while before and before[-1] in _NAME_LINKS:
+        before.pop()
+        linked = True
+    if not before or before[-1] != name:
+        return 0.0
+    return NAME_CUE if linked or name not in STOPWORDS else 0.0
 
 
 def _place_cue(text: str, span: Span, param: Param) -> float:
@@ -334,9 +386,42 @@ def _looks_like_year(span: Span) -> bool:
     )
 
 
+_SEPARATOR = re.compile(r"[,;]|\b(?:and|or)\b", re.I)
+
+
+def _own_words_before(text: str, span: Span, window: int = 4) -> list[str]:
+    """The words before a value that are its own, not an earlier value's.
+
+    In "3 dozen eggs and 2 loaves of bread" and "3 bedrooms, 2 bathrooms", "eggs" and
+    "bedrooms" are the cues of 3, not of 2: past an earlier number only the words after the
+    separator that follows it are kept (without one, the words after its unit).
+    """
+    before, _ = context_words(text, span, window=window)
+    head = text[: span.start]
+    words = list(re.finditer(r"\S+", head))[-window:]
+    if not words or re.search(r"[\u3400-\u9fff]", head):
+        return before
+    numbers = list(re.finditer(r"(?<![\w.])\d[\d,.]*", head[words[0].start() :]))
+    if not numbers:
+        return before
+    tail = head[words[0].start() + numbers[-1].end() :]
+    separators = list(_SEPARATOR.finditer(tail))
+    if separators:
+        tail = tail[separators[-1].end() :]
+    else:
+        tail = re.sub(r"^\S*\s*", "", tail)  # the earlier number's own unit
+    return [w.lower() for w in re.findall(r"[A-Za-z][\w'\-]*", tail)][-window:]
+
+
+def _head_word(param: Param) -> str:
+    """The last word of a parameter's name, digits left out: ``year1_revenue`` is a revenue."""
+    words = re.findall(r"[a-z]+", " ".join(split_words(param.name)).lower())
+    return lemmatize(singular(words[-1])) if words else ""
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
-    before, _ = context_words(text, span, window=4)
+    before = _own_words_before(text, span)
     # A word after the span is its cue only within its clause: in "$2000, final value of
     # $3000" the word "final" belongs to the second amount.
     _, after = context_words(text[: _clause_end(text, span)], span, window=4)
@@ -344,6 +429,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         _preposition_cue(text, span, param),
         _place_cue(text, span, param),
         _self_cue(span, param),
+        _own_name_cue(text, span, param),
     )
     # Words before the span are nearer cues than words after it (at most two of those).
     score = max(
@@ -361,7 +447,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         )
         if _word_match(unit, said):
             score = max(score, UNIT_CUE) + 0.2
-    if _looks_like_year(span) and "year" in param.name_words and type_fit(span, param) > 0.3:
+    if _looks_like_year(span) and _head_word(param) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
@@ -501,12 +587,23 @@ def span_value(span: Span, param: Param) -> Any:
     described = date_as_described(span, param)
     if described is not None:
         return described
-    return coerce(span.value, param)
+    value = coerce(span.value, param)
+    if span.falling and _signed_param(param) and isinstance(value, int | float):
+        return -abs(value)  # "a loss of $1000" for "the amount gained or lost, negative if lost"
+    return value
+
+
+def _signed_param(param: Param) -> bool:
+    """Whether the parameter's description says a value of it can be negative."""
+    description = str(param.schema.get("description") or "").lower()
+    return re.search(r"\bnegative", description) is not None
 
 
 _DATE_FORMAT = re.compile(
-    r"\b(yyyy|mm|dd)([-/.])(yyyy|mm|dd)\2(yyyy|mm|dd)\b", re.I
+    r"\b(yyyy|mm|dd|year|month|day)([-/.])(yyyy|mm|dd|year|month|day)\2(yyyy|mm|dd|year|month|day)\b",
+    re.I,
 )
+_DATE_FIELD = {"year": "yyyy", "month": "mm", "day": "dd"}
 
 
 def date_as_described(span: Span, param: Param) -> str | None:
@@ -523,8 +620,11 @@ def date_as_described(span: Span, param: Param) -> str | None:
     if parsed is None:
         return None
     fields = {"yyyy": f"{parsed.year:04d}", "mm": f"{parsed.month:02d}", "dd": f"{parsed.day:02d}"}
-    parts = [wanted.group(1), wanted.group(3), wanted.group(4)]
-    return wanted.group(2).join(fields[p.lower()] for p in parts)
+    parts = [wanted.group(k).lower() for k in (1, 3, 4)]
+    parts = [_DATE_FIELD.get(p, p) for p in parts]
+    if len(set(parts)) < 3:
+        return None
+    return wanted.group(2).join(fields[p] for p in parts)
 
 
 def _parse_date(written: str) -> date | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -123,6 +123,8 @@ class Span:
         key: The key of a ``key=value`` span.
         items: The items of a ``list`` span; the parts of a place read as one name
             ("Boston", "MA" of "Boston, MA").
+        falling: The amount was said as a loss or a fall ("a loss of $1000", "dropped
+            by 5%"): ``value`` is its size, a signed parameter takes it negative.
     """
 
     kind: str
@@ -133,6 +135,28 @@ class Span:
     unit: str | None = None
     key: str | None = None
     items: tuple[Span, ...] = ()
+    falling: bool = False
+
+
+# English words that give the amount after them a downward sign ("a loss of $1000").
+_FALLING = frozenset(
+    """loss losses lost lose losing deficit decrease decreased decline declined drop dropped
+    fall fell fallen minus reduction""".split()
+)
+_AMOUNTS = frozenset({"number", "money", "percent"})
+
+
+def _signed(text: str, span: Span) -> Span:
+    """Mark an amount said as a loss or a fall (the two words before it, "by"/"of" skipped)."""
+    if span.kind == "list":
+        items = tuple(_signed(text, item) for item in span.items)
+        return replace(span, items=items) if items != span.items else span
+    if span.kind not in _AMOUNTS:
+        return span
+    before = [w.lower() for w in _WORD.findall(text[: span.start])][-3:]
+    while before and before[-1] in {"of", "by", "a", "an", "the"}:
+        before.pop()
+    return replace(span, falling=True) if before and before[-1] in _FALLING else span
 
 
 def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
@@ -200,8 +224,13 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     for match in _KEYVALUE.finditer(text):
         if not _free(taken, match.start(), match.end()):
             continue
-        raw = match.group(2).strip("\"'")
-        if match.group(0).count(":") and not re.search(r"\d|[\"']", match.group(2)):
+        written = match.group(2)
+        # "p = 0.3." ends a sentence: the stop is no part of the value.
+        trimmed = written.rstrip(".?!)") if written[:1] not in "\"'" else written
+        trimmed = trimmed or written
+        end = match.end() - (len(written) - len(trimmed))
+        raw = trimmed.strip("\"'")
+        if match.group(0).count(":") and not re.search(r"\d|[\"']", written):
             continue  # "Note: the ..." is prose, not a pair
         _add(
             spans,
@@ -209,9 +238,9 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             Span(
                 "keyvalue",
                 _scalar(raw),
-                match.group(),
+                text[match.start() : end],
                 match.start(),
-                match.end(),
+                end,
                 key=match.group(1),
             ),
         )
@@ -354,8 +383,15 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         sentence_start = (
             not text[: word.start()].strip() or text[: word.start()].rstrip()[-1:] in ".?!"
         )
-        capital = raw[:1].isupper() and raw.lower() not in _NOT_NAMES
-        if not capital or not _free(taken, word.start(), word.end()):
+        capital = raw[:1].isupper() and (
+            raw.lower() not in _NOT_NAMES
+            # "A, B and C": a capital letter listed with other letters is a label.
+            or re.match(r"[A-Z](?:\s*,\s*|\s+(?:and|or)\s+)[A-Z]\b", text[word.start() :])
+            is not None
+        )
+        # "298K": a letter written against a number is its unit, not a name.
+        glued = word.start() > 0 and text[word.start() - 1].isdigit()
+        if not capital or glued or not _free(taken, word.start(), word.end()):
             index += 1
             continue
         stop = index + 1
@@ -376,7 +412,9 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
                 )
                 is not None
             )
-            if nxt[:1].isupper() or trailing_digit:
+            # "S&P 500": a name written with "&" keeps the number after it.
+            indexed = nxt.isdigit() and stop == index + 1 and "&" in raw
+            if nxt[:1].isupper() or trailing_digit or indexed:
                 stop += 1
             elif (
                 nxt.lower() in _CONNECTORS - {"and"}
@@ -386,7 +424,9 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
                 stop += 2
             else:
                 break
-        if sentence_start and stop == index + 1:
+        linked = stop > index + 1 and words[index + 1].group().lower() == "the"
+        if sentence_start and (stop == index + 1 or linked):
+            # "Forecast the S&P 500": the first word of a sentence is no name's first word.
             index += 1
             continue
         start, end = word.start(), words[stop - 1].end()
@@ -417,7 +457,7 @@ def _scalar(raw: str) -> Any:
 
 
 _LIST_JOINERS = re.compile(
-    r"^\s*(?:,\s*(?:and|or|&)?|and|or|&|as\s+well\s+as|vs\.?|versus)\s*$", re.I
+    r"^\s*(?:,\s*(?:and|or|&)?|and|or|&|as\s+well\s+as|vs\.?|versus)(?:\s+the)?\s*$", re.I
 )
 
 
@@ -477,7 +517,7 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     if _CJK.search(text):
         # Chinese or mixed: the shared span library reads Chinese numbers, dates and money.
         return [_adopted(span) for span in shared_spans.extract_spans(text, now=now)]
-    return _group_lists(text, _scan_atoms(text, now))
+    return [_signed(text, span) for span in _group_lists(text, _scan_atoms(text, now))]
 
 
 def _adopted(span: shared_spans.Span) -> Span:

@@ -34,6 +34,7 @@ from nodes.planning.param_fit import (
     enum_mentions,
     enum_value,
     flag_value,
+    numbered_siblings,
     places_for,
     span_value,
     type_fit,
@@ -170,6 +171,8 @@ def bind_schema(
         names = set(per_set[0][0])
         if len(names) < 2 or any(set(found) != names for found, _, _ in per_set):
             continue
+        if numbered_siblings(names, free_params, len(chunks)):
+            continue  # "$3M in 2017 to $4.5M in 2021" fills year1 and year2, one call
         by_name = {p.name: p for p in free_params}
         for name in names:
             values[name] = [
