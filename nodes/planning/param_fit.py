@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
 from typing import Any
 
 from rapidfuzz import fuzz
 
 from nodes.planning.request_spans import Span, context_words
 from stores.language.cues import english_words_of
+from stores.language.date_formats import date_as_described as described_date
 from stores.language.identifiers import (
     identifier_base,
     is_identifier_name,
@@ -401,7 +401,7 @@ def _own_words_before(text: str, span: Span, window: int = 4) -> list[str]:
     words = list(re.finditer(r"\S+", head))[-window:]
     if not words or re.search(r"[\u3400-\u9fff]", head):
         return before
-    numbers = list(re.finditer(r"(?<![\w.])\d[\d,.]*", head[words[0].start() :]))
+    numbers = list(re.finditer(r"(?<![\w.])\d+(?:[.,]\d+)*", head[words[0].start() :]))
     if not numbers:
         return before
     tail = head[words[0].start() + numbers[-1].end() :]
@@ -411,6 +411,13 @@ def _own_words_before(text: str, span: Span, window: int = 4) -> list[str]:
     else:
         tail = re.sub(r"^\S*\s*", "", tail)  # the earlier number's own unit
     return [w.lower() for w in re.findall(r"[A-Za-z][\w'\-]*", tail)][-window:]
+
+
+def _more_name_words(words: Iterable[str], param: Param) -> float:
+    """A little more for each further word of the name said ("starting balance of $700")."""
+    said = {lemmatize(singular(w)) for w in words}
+    matched = [n for n in param.name_words if any(_word_match(w, {n}) for w in said)]
+    return 0.1 * (len(matched) - 1) if len(matched) > 1 else 0.0
 
 
 def _head_word(param: Param) -> str:
@@ -434,7 +441,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
     # Words before the span are nearer cues than words after it (at most two of those).
     score = max(
         score,
-        _words_cue(reversed(before), param, weight=1.0, fall=0.35),
+        _words_cue(reversed(before), param, weight=1.0, fall=0.35)
+        + _more_name_words(before, param),
         _words_cue(after[:2], param, weight=0.65, fall=0.5),
     )
     if span.unit and type_fit(span, param) >= 0.6:
@@ -445,7 +453,11 @@ def cue_score(text: str, span: Span, param: Param) -> float:
             if span.text[:1].isalpha()
             else param.name_words | param.description_words
         )
-        if _word_match(unit, said):
+        # The counted noun after a measure word or a qualifier: "3 dozen eggs", "2 loaves of
+        # bread", "three personality traits".
+        rest = after[1:] if after[:1] == ["of"] else after
+        counted = lemmatize(singular(rest[0])) if rest and rest[0] not in STOPWORDS else ""
+        if _word_match(unit, said) or (counted and _word_match(counted, param.name_words)):
             score = max(score, UNIT_CUE) + 0.2
     if _looks_like_year(span) and _head_word(param) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
@@ -599,13 +611,6 @@ def _signed_param(param: Param) -> bool:
     return re.search(r"\bnegative", description) is not None
 
 
-_DATE_FORMAT = re.compile(
-    r"\b(yyyy|mm|dd|year|month|day)([-/.])(yyyy|mm|dd|year|month|day)\2(yyyy|mm|dd|year|month|day)\b",
-    re.I,
-)
-_DATE_FIELD = {"year": "yyyy", "month": "mm", "day": "dd"}
-
-
 def date_as_described(span: Span, param: Param) -> str | None:
     """A date in the format the parameter's description asks for ("MM-DD-YYYY"), or None.
 
@@ -613,35 +618,7 @@ def date_as_described(span: Span, param: Param) -> str | None:
     """
     if span.kind != "date" or not isinstance(span.value, str):
         return None
-    wanted = _DATE_FORMAT.search(str(param.schema.get("description") or ""))
-    if wanted is None:
-        return None
-    parsed = _parse_date(span.value)
-    if parsed is None:
-        return None
-    fields = {"yyyy": f"{parsed.year:04d}", "mm": f"{parsed.month:02d}", "dd": f"{parsed.day:02d}"}
-    parts = [wanted.group(k).lower() for k in (1, 3, 4)]
-    parts = [_DATE_FIELD.get(p, p) for p in parts]
-    if len(set(parts)) < 3:
-        return None
-    return wanted.group(2).join(fields[p] for p in parts)
-
-
-def _parse_date(written: str) -> date | None:
-    """A written date ("2022/08/16", "July 10, 2022", "March 10th, 2023") as a date."""
-    iso = re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})", written.strip())
-    try:
-        if iso:
-            return date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
-        cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", written.strip())
-        for pattern in ("%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%d %B %Y", "%b. %d, %Y"):
-            try:
-                return datetime.strptime(cleaned, pattern).date()
-            except ValueError:
-                continue
-    except ValueError:
-        return None
-    return None
+    return described_date(span.value, str(param.schema.get("description") or ""))
 
 
 def coerce(value: Any, param: Param) -> Any:

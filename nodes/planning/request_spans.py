@@ -93,8 +93,8 @@ _MONTH_DATE = re.compile(
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
 _MONEY = re.compile(
-    r"(?:[$€£¥]\s?)(\d[\d,]*(?:\.\d+)?)(?:\s*(k|m|million|billion|thousand))?"
-    r"|\b(\d[\d,]*(?:\.\d+)?)\s*(?:dollars|usd|euros?|eur|pounds|gbp|yen|yuan|rmb)\b",
+    r"(?:[$€£¥]\s?)(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(k|m|million|billion|thousand))?"
+    r"|\b(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:dollars|usd|euros?|eur|pounds|gbp|yen|yuan|rmb)\b",
     re.I,
 )
 _PERCENT = re.compile(r"(-?\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)", re.I)

@@ -149,3 +149,41 @@ def test_a_list_joined_by_and_the_keeps_both_names() -> None:
     spans = extract_spans("Compare the Gobi Desert and the Sahara Desert of Africa.")
     assert [s.kind for s in spans] == ["list"]
     assert spans[0].value == ["Gobi Desert", "Sahara Desert of Africa"]
+
+
+def test_a_date_read_elsewhere_is_written_in_the_described_order() -> None:
+    from nodes.planning.binding import coerce_to_schema
+
+    described = {"type": "string", "description": "Day of the visit (month-day-year)."}
+    assert coerce_to_schema("2021-05-09", described) == "05-09-2021"
+    iso = {"type": "string", "description": "Travel day, in the format of yyyy-mm-dd."}
+    assert coerce_to_schema("June 30th 2023", iso) == "2023-06-30"
+    assert coerce_to_schema("June 30th 2023", {"type": "string"}) == "June 30th 2023"
+
+
+def test_a_number_word_counts_the_noun_after_its_qualifier() -> None:
+    schema = _schema(
+        {
+            "hobby": {"type": "string", "description": "The hobby."},
+            "trait_count": {"type": "integer", "description": "How many to list."},
+        },
+        ["hobby"],
+    )
+    binding = bind_schema("List four personality traits of people who love Chess.", schema)
+    assert binding.sets == [{"hobby": "Chess", "trait_count": 4}]
+
+
+def test_money_ends_before_the_comma_after_it() -> None:
+    spans = extract_spans("Move $1,200, then $75.")
+    assert [(s.kind, s.text) for s in spans] == [("money", "$1,200"), ("money", "$75")]
+
+
+def test_the_parameter_whose_whole_name_is_said_takes_the_value() -> None:
+    schema = _schema(
+        {
+            "opening_stock": {"type": "integer", "description": "Units at the start."},
+            "closing_stock": {"type": "integer", "description": "Units at the end."},
+        }
+    )
+    text = "Compare closing stock of 40 units against opening stock of 90 units."
+    assert bind_schema(text, schema).sets == [{"opening_stock": 90, "closing_stock": 40}]
