@@ -351,6 +351,36 @@ def _own_name_cue(text: str, span: Span, param: Param) -> float:
     return NAME_CUE if linked or name not in STOPWORDS else 0.0
 
 
+# Words by which a parameter's name says it is the low or the high end of a range.
+_LOW_END = frozenset({"min", "minimum", "low", "lower", "start", "from", "begin", "least", "floor"})
+_HIGH_END = frozenset({"max", "maximum", "high", "upper", "end", "to", "most", "ceiling"})
+_RANGE_AFTER = re.compile(r"\s*(?:to|-|–|through|until)\s*[$€£¥]?\s*\d", re.I)
+_RANGE_BEFORE = re.compile(
+    r"\d[\d,.]*\s*[A-Za-z%]{0,12}\s*(?:to|-|–|through|until)\s*[$€£¥]?\s*$", re.I
+)
+_BETWEEN = re.compile(r"\bbetween\s+[$€£¥]?\s*$", re.I)
+_BETWEEN_SECOND = re.compile(
+    r"\bbetween\s+[$€£¥]?\s*\d[\d,.]*\s*[A-Za-z%]{0,12}\s+and\s+[$€£¥]?\s*$", re.I
+)
+
+
+def _range_cue(text: str, span: Span, param: Param) -> float:
+    """The ends of a range ("$300,000 to $400,000", "between 5 and 9") go to min and max."""
+    if span.kind not in {"number", "money", "percent"}:
+        return 0.0
+    words = set(split_words(param.name.lower())) | set(param.name_words)
+    before, after = text[max(0, span.start - 40) : span.start], text[span.end :]
+    first = _RANGE_AFTER.match(after) is not None or (
+        _BETWEEN.search(before) is not None and re.match(r"\s*and\s*[$€£¥]?\s*\d", after)
+    )
+    second = _RANGE_BEFORE.search(before) is not None or _BETWEEN_SECOND.search(before)
+    if first and words & _LOW_END:
+        return NAME_CUE
+    if second and words & _HIGH_END:
+        return NAME_CUE
+    return 0.0
+
+
 def _place_cue(text: str, span: Span, param: Param) -> float:
     """A name after "in", "at" or "near" is a place: evidence for a location parameter."""
     if span.kind != "name":
@@ -437,6 +467,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         _place_cue(text, span, param),
         _self_cue(span, param),
         _own_name_cue(text, span, param),
+        _range_cue(text, span, param),
     )
     # Words before the span are nearer cues than words after it (at most two of those).
     score = max(

@@ -69,6 +69,9 @@ _NUMBER = re.compile(
 _UNIT_ATTACHED = re.compile(r"[A-Za-z°µΩ/²³^\d]*[A-Za-z°µΩ²³](?:\^\d+)?")
 _UNIT_FOLLOWING = re.compile(r"\s+([A-Za-z°µΩ/²³]+(?:\^\d+)?(?:/[A-Za-z²³^\d]+)?)")
 _WORD = re.compile(r"[A-Za-z][\w'’\-.]*[\w]|[A-Za-z]|\d[\w.\-]*")
+_NEXT_UNIT = re.compile(
+    r"\bnext\s+(second|minute|hour|day|night|week|month|quarter|year|decade|century)\b", re.I
+)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
@@ -249,6 +252,14 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS:
             unit, end = following.group(1), end + following.end()
         _add(spans, taken, Span("number", hit.value, text[start:end], start, end, unit=unit))
+    # "the next month" counts one month (a parameter counting months takes 1).
+    for match in _NEXT_UNIT.finditer(text):
+        if _free(taken, match.start(), match.end()):
+            _add(
+                spans,
+                taken,
+                Span("number", 1, match.group(), match.start(), match.end(), unit=match.group(1)),
+            )
     for match in re.finditer(r"\b(true|false)\b", text, re.I):
         if _free(taken, match.start(), match.end()):
             _add(
@@ -421,12 +432,13 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
 
 
 def context_words(text: str, span: Span, window: int = 4) -> tuple[list[str], list[str]]:
-    """Up to ``window`` lower-cased words before and after a span (nearest last / first)."""
+    """Up to ``window`` lower-cased words before and after a span (nearest last / first).
+
+    The shared reader's words (:func:`stores.language.spans.context_words`: they stop at a
+    quotation mark); Chinese words count as their English cue words.
+    """
+    before, after = shared_spans.context_words(text, span, window)
     if _CJK.search(text):
-        # Chinese words segmented by jieba, and cue words read as their English words.
-        near_before, near_after = shared_spans.context_words(text, span, window)
-        before = english_cue_words(near_before, nearest_last=True)[-window:]
-        return before, english_cue_words(near_after, nearest_last=False)[:window]
-    before = [w.lower() for w in _WORD.findall(text[: span.start])][-window:]
-    after = [w.lower() for w in _WORD.findall(text[span.end :])][:window]
+        before = english_cue_words(before, nearest_last=True)[-window:]
+        after = english_cue_words(after, nearest_last=False)[:window]
     return before, after

@@ -187,3 +187,43 @@ def test_the_parameter_whose_whole_name_is_said_takes_the_value() -> None:
     )
     text = "Compare closing stock of 40 units against opening stock of 90 units."
     assert bind_schema(text, schema).sets == [{"opening_stock": 90, "closing_stock": 40}]
+
+
+def test_the_ends_of_a_range_fill_min_and_max_of_an_object() -> None:
+    schema = _schema(
+        {
+            "city": {"type": "string", "description": "The city."},
+            "price": {
+                "type": "object",
+                "description": "Price range.",
+                "properties": {
+                    "min": {"type": "number", "description": "Lowest price."},
+                    "max": {"type": "number", "description": "Highest price."},
+                },
+            },
+        }
+    )
+    binding = bind_schema("Find a loft in Denver priced $250,000 to $320,000.", schema)
+    assert binding.sets == [{"city": "Denver", "price": {"min": 250000, "max": 320000}}]
+
+
+def test_between_two_numbers_fills_lower_and_upper() -> None:
+    schema = _schema(
+        {
+            "upper_bound": {"type": "integer", "description": "Last number."},
+            "lower_bound": {"type": "integer", "description": "First number."},
+        }
+    )
+    binding = bind_schema("Sum the primes between 10 and 90.", schema)
+    assert binding.sets == [{"upper_bound": 90, "lower_bound": 10}]
+
+
+def test_the_next_month_counts_one_month() -> None:
+    schema = _schema(
+        {
+            "city": {"type": "string", "description": "The city."},
+            "months": {"type": "integer", "description": "How many months ahead."},
+        }
+    )
+    binding = bind_schema("Forecast rents in Austin for the next month.", schema)
+    assert binding.sets == [{"city": "Austin", "months": 1}]
