@@ -208,6 +208,25 @@ def numbered_siblings(names: Iterable[str], params: Sequence[Param], count: int)
     return True
 
 
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+
+
+def series_position(name: str) -> tuple[str, int] | None:
+    """A parameter's series and its place in it, or None (no number, no ordinal word).
+
+    ``side2`` is ("side", 2); ``second_note_frequency`` is ("note_frequency", 2).
+    """
+    match = re.fullmatch(r"(.*?)[_\-]?(\d+)", name)
+    if match:
+        return match.group(1).lower(), int(match.group(2))
+    words = [w.lower() for w in split_words(name)]
+    places = [i for i, w in enumerate(words) if w in _ORDINAL_WORDS]
+    if len(places) != 1:
+        return None
+    rest = words[: places[0]] + words[places[0] + 1 :]
+    return ("_".join(rest), _ORDINAL_WORDS[words[places[0]]]) if rest else None
+
+
 # ------------------------------------------------------------------------------ scores
 _DATE_WORDS = frozenset({"date", "day", "time", "when", "datetime", "deadline", "month"})
 

@@ -36,6 +36,7 @@ from nodes.planning.param_fit import (
     flag_value,
     numbered_siblings,
     places_for,
+    series_position,
     span_value,
     type_fit,
 )
@@ -379,14 +380,14 @@ def _numbered_series(params: Sequence[Param], size: int) -> list[Param]:
     """``size`` parameters whose names differ only by a number (``side1``, ``side2``)."""
     if size < 2:
         return []
-    stems: dict[str, list[Param]] = {}
+    stems: dict[str, list[tuple[int, Param]]] = {}
     for param in params:
-        match = re.fullmatch(r"(.*?)[_\-]?(\d+)", param.name)
-        if match:
-            stems.setdefault(match.group(1).lower(), []).append(param)
+        place = series_position(param.name)
+        if place is not None:
+            stems.setdefault(place[0], []).append((place[1], param))
     for series in stems.values():
         if len(series) == size:
-            return sorted(series, key=lambda p: int(re.sub(r"\D", "", p.name) or 0))
+            return [param for _, param in sorted(series, key=lambda item: item[0])]
     return []
 
 

@@ -227,3 +227,14 @@ def test_the_next_month_counts_one_month() -> None:
     )
     binding = bind_schema("Forecast rents in Austin for the next month.", schema)
     assert binding.sets == [{"city": "Austin", "months": 1}]
+
+
+def test_a_list_fills_parameters_named_first_and_second_in_order() -> None:
+    schema = _schema(
+        {
+            "second_tone_pitch": {"type": "integer", "description": "Pitch of the later tone."},
+            "first_tone_pitch": {"type": "integer", "description": "Pitch of the earlier tone."},
+        }
+    )
+    binding = bind_schema("Interval between tones of 330Hz and 660Hz.", schema)
+    assert binding.sets == [{"first_tone_pitch": 330, "second_tone_pitch": 660}]
