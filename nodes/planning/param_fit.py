@@ -17,6 +17,12 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from nodes.planning.request_spans import Span, context_words
+from nodes.planning.value_cues import (
+    head_word,
+    name_said_before,
+    own_words_before,
+    range_end,
+)
 from stores.language.cues import english_words_of
 from stores.language.date_formats import date_as_described as described_date
 from stores.language.identifiers import (
@@ -187,46 +193,6 @@ def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
     return split
 
 
-def numbered_siblings(names: Iterable[str], params: Sequence[Param], count: int) -> bool:
-    """Whether every name is the first of a numbered series with ``count`` members.
-
-    ``year1`` and ``year1_revenue`` with ``year2`` and ``year2_revenue`` beside them: values
-    said twice in the same shape fill the series, they are not two calls.
-    """
-    have = {p.name for p in params}
-    names = list(names)
-    if not names or count < 2:
-        return False
-    for name in names:
-        if not re.search(r"(?<![0-9])1(?![0-9])", name):
-            return False
-        series = [
-            re.sub(r"(?<![0-9])1(?![0-9])", str(k), name, count=1) for k in range(2, count + 1)
-        ]
-        if any(other not in have for other in series):
-            return False
-    return True
-
-
-_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
-
-
-def series_position(name: str) -> tuple[str, int] | None:
-    """A parameter's series and its place in it, or None (no number, no ordinal word).
-
-    ``side2`` is ("side", 2); ``second_note_frequency`` is ("note_frequency", 2).
-    """
-    match = re.fullmatch(r"(.*?)[_\-]?(\d+)", name)
-    if match:
-        return match.group(1).lower(), int(match.group(2))
-    words = [w.lower() for w in split_words(name)]
-    places = [i for i, w in enumerate(words) if w in _ORDINAL_WORDS]
-    if len(places) != 1:
-        return None
-    rest = words[: places[0]] + words[places[0] + 1 :]
-    return ("_".join(rest), _ORDINAL_WORDS[words[places[0]]]) if rest else None
-
-
 # ------------------------------------------------------------------------------ scores
 _DATE_WORDS = frozenset({"date", "day", "time", "when", "datetime", "deadline", "month"})
 
@@ -348,58 +314,6 @@ def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float
     return score
 
 
-_NAME_LINKS = frozenset({"of", "is", "equal", "equals", "to", "as", "being", "at"})
-
-
-def _own_name_cue(text: str, span: Span, param: Param) -> float:
-    """The parameter's name as written stands right before the value ("k of 3", "K 5").
-
-    The only cue a one-letter name ("n", "K", "x") can have: its content words are empty.
-    Names that are also English words ("a", "i") need a linking word ("a of 1").
-    """
-    name = param.name.lower()
-    if len(name) > 2 or not name.isalpha():
-        return 0.0
-    before, _ = context_words(text, span, window=3)
-    linked = False
-    while before and before[-1] in _NAME_LINKS:
-        before.pop()
-        linked = True
-    if not before or before[-1] != name:
-        return 0.0
-    return NAME_CUE if linked or name not in STOPWORDS else 0.0
-
-
-# Words by which a parameter's name says it is the low or the high end of a range.
-_LOW_END = frozenset({"min", "minimum", "low", "lower", "start", "from", "begin", "least", "floor"})
-_HIGH_END = frozenset({"max", "maximum", "high", "upper", "end", "to", "most", "ceiling"})
-_RANGE_AFTER = re.compile(r"\s*(?:to|-|–|through|until)\s*[$€£¥]?\s*\d", re.I)
-_RANGE_BEFORE = re.compile(
-    r"\d[\d,.]*\s*[A-Za-z%]{0,12}\s*(?:to|-|–|through|until)\s*[$€£¥]?\s*$", re.I
-)
-_BETWEEN = re.compile(r"\bbetween\s+[$€£¥]?\s*$", re.I)
-_BETWEEN_SECOND = re.compile(
-    r"\bbetween\s+[$€£¥]?\s*\d[\d,.]*\s*[A-Za-z%]{0,12}\s+and\s+[$€£¥]?\s*$", re.I
-)
-
-
-def _range_cue(text: str, span: Span, param: Param) -> float:
-    """The ends of a range ("$300,000 to $400,000", "between 5 and 9") go to min and max."""
-    if span.kind not in {"number", "money", "percent"}:
-        return 0.0
-    words = set(split_words(param.name.lower())) | set(param.name_words)
-    before, after = text[max(0, span.start - 40) : span.start], text[span.end :]
-    first = _RANGE_AFTER.match(after) is not None or (
-        _BETWEEN.search(before) is not None and re.match(r"\s*and\s*[$€£¥]?\s*\d", after)
-    )
-    second = _RANGE_BEFORE.search(before) is not None or _BETWEEN_SECOND.search(before)
-    if first and words & _LOW_END:
-        return NAME_CUE
-    if second and words & _HIGH_END:
-        return NAME_CUE
-    return 0.0
-
-
 def _place_cue(text: str, span: Span, param: Param) -> float:
     """A name after "in", "at" or "near" is a place: evidence for a location parameter."""
     if span.kind != "name":
@@ -435,33 +349,6 @@ def _looks_like_year(span: Span) -> bool:
     )
 
 
-_SEPARATOR = re.compile(r"[,;]|\b(?:and|or)\b", re.I)
-
-
-def _own_words_before(text: str, span: Span, window: int = 4) -> list[str]:
-    """The words before a value that are its own, not an earlier value's.
-
-    In "3 dozen eggs and 2 loaves of bread" and "3 bedrooms, 2 bathrooms", "eggs" and
-    "bedrooms" are the cues of 3, not of 2: past an earlier number only the words after the
-    separator that follows it are kept (without one, the words after its unit).
-    """
-    before, _ = context_words(text, span, window=window)
-    head = text[: span.start]
-    words = list(re.finditer(r"\S+", head))[-window:]
-    if not words or re.search(r"[\u3400-\u9fff]", head):
-        return before
-    numbers = list(re.finditer(r"(?<![\w.])\d+(?:[.,]\d+)*", head[words[0].start() :]))
-    if not numbers:
-        return before
-    tail = head[words[0].start() + numbers[-1].end() :]
-    separators = list(_SEPARATOR.finditer(tail))
-    if separators:
-        tail = tail[separators[-1].end() :]
-    else:
-        tail = re.sub(r"^\S*\s*", "", tail)  # the earlier number's own unit
-    return [w.lower() for w in re.findall(r"[A-Za-z][\w'\-]*", tail)][-window:]
-
-
 def _more_name_words(words: Iterable[str], param: Param) -> float:
     """A little more for each further word of the name said ("starting balance of $700")."""
     said = {lemmatize(singular(w)) for w in words}
@@ -469,15 +356,9 @@ def _more_name_words(words: Iterable[str], param: Param) -> float:
     return 0.1 * (len(matched) - 1) if len(matched) > 1 else 0.0
 
 
-def _head_word(param: Param) -> str:
-    """The last word of a parameter's name, digits left out: ``year1_revenue`` is a revenue."""
-    words = re.findall(r"[a-z]+", " ".join(split_words(param.name)).lower())
-    return lemmatize(singular(words[-1])) if words else ""
-
-
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
-    before = _own_words_before(text, span)
+    before = own_words_before(text, span)
     # A word after the span is its cue only within its clause: in "$2000, final value of
     # $3000" the word "final" belongs to the second amount.
     _, after = context_words(text[: _clause_end(text, span)], span, window=4)
@@ -485,8 +366,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         _preposition_cue(text, span, param),
         _place_cue(text, span, param),
         _self_cue(span, param),
-        _own_name_cue(text, span, param),
-        _range_cue(text, span, param),
+        NAME_CUE if name_said_before(text, span, param.name) else 0.0,
+        NAME_CUE if range_end(text, span, param.name, param.name_words) else 0.0,
     )
     # Words before the span are nearer cues than words after it (at most two of those).
     score = max(
@@ -509,7 +390,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         counted = lemmatize(singular(rest[0])) if rest and rest[0] not in STOPWORDS else ""
         if _word_match(unit, said) or (counted and _word_match(counted, param.name_words)):
             score = max(score, UNIT_CUE) + 0.2
-    if _looks_like_year(span) and _head_word(param) == "year" and type_fit(span, param) > 0.3:
+    if _looks_like_year(span) and head_word(param.name) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}

@@ -34,13 +34,12 @@ from nodes.planning.param_fit import (
     enum_mentions,
     enum_value,
     flag_value,
-    numbered_siblings,
     places_for,
-    series_position,
     span_value,
     type_fit,
 )
 from nodes.planning.request_spans import Span, context_words, extract_spans
+from nodes.planning.value_cues import numbered_siblings, series_position
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS, lemmatize
 
@@ -172,7 +171,7 @@ def bind_schema(
         names = set(per_set[0][0])
         if len(names) < 2 or any(set(found) != names for found, _, _ in per_set):
             continue
-        if numbered_siblings(names, free_params, len(chunks)):
+        if numbered_siblings(names, {p.name for p in free_params}, len(chunks)):
             continue  # "$3M in 2017 to $4.5M in 2021" fills year1 and year2, one call
         by_name = {p.name: p for p in free_params}
         for name in names:
