@@ -12,13 +12,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
 from typing import Any
 
 from rapidfuzz import fuzz
 
 from nodes.planning.request_spans import Span, context_words
+from nodes.planning.value_cues import (
+    head_word,
+    name_said_before,
+    own_words_before,
+    range_end,
+)
 from stores.language.cues import english_words_of
+from stores.language.date_formats import date_as_described as described_date
 from stores.language.identifiers import (
     identifier_base,
     is_identifier_name,
@@ -151,17 +157,30 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
     return params
 
 
+_PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
+# Words by which a parameter's schema says it holds a place.
+_PLACE_WORDS = frozenset(
+    {"location", "city", "place", "address", "region", "country", "area", "town", "destination"}
+)
+# Words by which a schema says a parameter holds a place or a part of one (a state).
+_PLACE_PARTS = _PLACE_WORDS | {"state", "province", "county", "origin"}
+
+
 def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
     """Places read as one name ("Boston, MA") split again when the schema wants the parts.
 
-    A schema with two or more free-text parameters to fill (``city`` and ``state``) takes
-    "Chicago" and "Illinois" apart; one that has a single ``location`` takes the place as
-    written.
+    A schema with two or more free-text parameters of a place to fill (``city`` and
+    ``state``) takes "Chicago" and "Illinois" apart; one that has a single ``location`` (and
+    a ``genre`` beside it) takes the place as written.
     """
     free_text = [
         p
         for p in params
-        if p.required and p.kind == "string" and not p.enum and not p.closed
+        if p.required
+        and p.kind == "string"
+        and not p.enum
+        and not p.closed
+        and (p.name_words | p.description_words) & _PLACE_PARTS
     ]
     if len(free_text) < 2:
         return list(spans)
@@ -277,11 +296,7 @@ def _preposition_cue(text: str, span: Span, param: Param) -> float:
     return NAME_CUE if word == first and word in STOPWORDS else 0.0
 
 
-_PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
-# Words by which a parameter's schema says it holds a place.
-_PLACE_WORDS = frozenset(
-    {"location", "city", "place", "address", "region", "country", "area", "town", "destination"}
-)
+
 
 
 def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float) -> float:
@@ -334,9 +349,16 @@ def _looks_like_year(span: Span) -> bool:
     )
 
 
+def _more_name_words(words: Iterable[str], param: Param) -> float:
+    """A little more for each further word of the name said ("starting balance of $700")."""
+    said = {lemmatize(singular(w)) for w in words}
+    matched = [n for n in param.name_words if any(_word_match(w, {n}) for w in said)]
+    return 0.1 * (len(matched) - 1) if len(matched) > 1 else 0.0
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
-    before, _ = context_words(text, span, window=4)
+    before = own_words_before(text, span)
     # A word after the span is its cue only within its clause: in "$2000, final value of
     # $3000" the word "final" belongs to the second amount.
     _, after = context_words(text[: _clause_end(text, span)], span, window=4)
@@ -344,11 +366,14 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         _preposition_cue(text, span, param),
         _place_cue(text, span, param),
         _self_cue(span, param),
+        NAME_CUE if name_said_before(text, span, param.name) else 0.0,
+        NAME_CUE if range_end(text, span, param.name, param.name_words) else 0.0,
     )
     # Words before the span are nearer cues than words after it (at most two of those).
     score = max(
         score,
-        _words_cue(reversed(before), param, weight=1.0, fall=0.35),
+        _words_cue(reversed(before), param, weight=1.0, fall=0.35)
+        + _more_name_words(before, param),
         _words_cue(after[:2], param, weight=0.65, fall=0.5),
     )
     if span.unit and type_fit(span, param) >= 0.6:
@@ -359,9 +384,13 @@ def cue_score(text: str, span: Span, param: Param) -> float:
             if span.text[:1].isalpha()
             else param.name_words | param.description_words
         )
-        if _word_match(unit, said):
+        # The counted noun after a measure word or a qualifier: "3 dozen eggs", "2 loaves of
+        # bread", "three personality traits".
+        rest = after[1:] if after[:1] == ["of"] else after
+        counted = lemmatize(singular(rest[0])) if rest and rest[0] not in STOPWORDS else ""
+        if _word_match(unit, said) or (counted and _word_match(counted, param.name_words)):
             score = max(score, UNIT_CUE) + 0.2
-    if _looks_like_year(span) and "year" in param.name_words and type_fit(span, param) > 0.3:
+    if _looks_like_year(span) and head_word(param.name) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
@@ -501,12 +530,16 @@ def span_value(span: Span, param: Param) -> Any:
     described = date_as_described(span, param)
     if described is not None:
         return described
-    return coerce(span.value, param)
+    value = coerce(span.value, param)
+    if span.falling and _signed_param(param) and isinstance(value, int | float):
+        return -abs(value)  # "a loss of $1000" for "the amount gained or lost, negative if lost"
+    return value
 
 
-_DATE_FORMAT = re.compile(
-    r"\b(yyyy|mm|dd)([-/.])(yyyy|mm|dd)\2(yyyy|mm|dd)\b", re.I
-)
+def _signed_param(param: Param) -> bool:
+    """Whether the parameter's description says a value of it can be negative."""
+    description = str(param.schema.get("description") or "").lower()
+    return re.search(r"\bnegative", description) is not None
 
 
 def date_as_described(span: Span, param: Param) -> str | None:
@@ -516,32 +549,7 @@ def date_as_described(span: Span, param: Param) -> str | None:
     """
     if span.kind != "date" or not isinstance(span.value, str):
         return None
-    wanted = _DATE_FORMAT.search(str(param.schema.get("description") or ""))
-    if wanted is None:
-        return None
-    parsed = _parse_date(span.value)
-    if parsed is None:
-        return None
-    fields = {"yyyy": f"{parsed.year:04d}", "mm": f"{parsed.month:02d}", "dd": f"{parsed.day:02d}"}
-    parts = [wanted.group(1), wanted.group(3), wanted.group(4)]
-    return wanted.group(2).join(fields[p.lower()] for p in parts)
-
-
-def _parse_date(written: str) -> date | None:
-    """A written date ("2022/08/16", "July 10, 2022", "March 10th, 2023") as a date."""
-    iso = re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})", written.strip())
-    try:
-        if iso:
-            return date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
-        cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", written.strip())
-        for pattern in ("%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%d %B %Y", "%b. %d, %Y"):
-            try:
-                return datetime.strptime(cleaned, pattern).date()
-            except ValueError:
-                continue
-    except ValueError:
-        return None
-    return None
+    return described_date(span.value, str(param.schema.get("description") or ""))
 
 
 def coerce(value: Any, param: Param) -> Any:

@@ -1,10 +1,12 @@
 """Typed spans of a request for the schema binder: numbers, money, quoted text, names, lists.
 
-A stand-in with the interface of ``stores/language/spans.py`` (being written on its own
-branch): ``Span(kind, value, text, start, end, unit, key, items)``, ``extract_spans(text)``
-(ordered, non-overlapping; a list's items in ``.items``) and ``context_words(text, span)``.
-The binder (:mod:`nodes.planning.schema_binder`) reads only that interface, so swapping this
-module for the shared one changes one import.
+The binder's reading of a request, in the shared span type (:class:`stores.language.spans.Span`)
+and with the shared interface: ``extract_spans(text)`` (ordered, non-overlapping; a list's
+items in ``.items``) and ``context_words(text, span)``. Chinese or mixed text is read by the
+shared reader alone. For English it differs from the shared reader where binding needs the
+value as written: dates and durations as written, a unit or counted noun with its number
+("298K", "5 m/s", "3 tickets"), "Maroon 5" and "S&P 500" one name, "City, ST" one name with
+its parts, amounts said as a loss marked ``falling``.
 """
 
 from __future__ import annotations
@@ -12,55 +14,17 @@ from __future__ import annotations
 import ast
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from stores.language import spans as shared_spans
 from stores.language.cues import english_cue_words
+from stores.language.spans import Span
+from stores.language.spans_numbers import find_word_numbers, is_ordinal
 
-SPAN_KINDS = frozenset(
-    """number money percent date time datetime duration quoted path url email identifier
-    keyvalue json list name boolean""".split()
-)
+__all__ = ["Span", "context_words", "extract_spans"]
 
-_NUMBER_WORDS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "hundred": 100,
-    "thousand": 1000,
-    "million": 1_000_000,
-    "billion": 1_000_000_000,
-    "dozen": 12,
-    "half": 0.5,
-}
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
 _MONTHS = (
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
@@ -93,8 +57,8 @@ _MONTH_DATE = re.compile(
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
 _MONEY = re.compile(
-    r"(?:[$€£¥]\s?)(\d[\d,]*(?:\.\d+)?)(?:\s*(k|m|million|billion|thousand))?"
-    r"|\b(\d[\d,]*(?:\.\d+)?)\s*(?:dollars|usd|euros?|eur|pounds|gbp|yen|yuan|rmb)\b",
+    r"(?:[$€£¥]\s?)(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(k|m|million|billion|thousand))?"
+    r"|\b(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:dollars|usd|euros?|eur|pounds|gbp|yen|yuan|rmb)\b",
     re.I,
 )
 _PERCENT = re.compile(r"(-?\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)", re.I)
@@ -105,34 +69,32 @@ _NUMBER = re.compile(
 _UNIT_ATTACHED = re.compile(r"[A-Za-z°µΩ/²³^\d]*[A-Za-z°µΩ²³](?:\^\d+)?")
 _UNIT_FOLLOWING = re.compile(r"\s+([A-Za-z°µΩ/²³]+(?:\^\d+)?(?:/[A-Za-z²³^\d]+)?)")
 _WORD = re.compile(r"[A-Za-z][\w'’\-.]*[\w]|[A-Za-z]|\d[\w.\-]*")
+_NEXT_UNIT = re.compile(
+    r"\bnext\s+(second|minute|hour|day|night|week|month|quarter|year|decade|century)\b", re.I
+)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
 
-@dataclass(frozen=True)
-class Span:
-    """A typed value in a request.
+# English words that give the amount after them a downward sign ("a loss of $1000").
+_FALLING = frozenset(
+    """loss losses lost lose losing deficit decrease decreased decline declined drop dropped
+    fall fell fallen minus reduction""".split()
+)
+_AMOUNTS = frozenset({"number", "money", "percent"})
 
-    Attributes:
-        kind: One of :data:`SPAN_KINDS`.
-        value: The typed value (float/int for numbers, str for text, list for lists ...).
-        text: The text as written.
-        start: Character offset of its start.
-        end: Character offset of its end.
-        unit: The unit written with a number ("5 m", "20 minutes"), if any.
-        key: The key of a ``key=value`` span.
-        items: The items of a ``list`` span; the parts of a place read as one name
-            ("Boston", "MA" of "Boston, MA").
-    """
 
-    kind: str
-    value: Any
-    text: str
-    start: int
-    end: int
-    unit: str | None = None
-    key: str | None = None
-    items: tuple[Span, ...] = ()
+def _signed(text: str, span: Span) -> Span:
+    """Mark an amount said as a loss or a fall (the two words before it, "by"/"of" skipped)."""
+    if span.kind == "list":
+        items = tuple(_signed(text, item) for item in span.items)
+        return replace(span, items=items) if items != span.items else span
+    if span.kind not in _AMOUNTS:
+        return span
+    before = [w.lower() for w in _WORD.findall(text[: span.start])][-3:]
+    while before and before[-1] in {"of", "by", "a", "an", "the"}:
+        before.pop()
+    return replace(span, falling=True) if before and before[-1] in _FALLING else span
 
 
 def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
@@ -151,24 +113,6 @@ def _number(raw: str) -> float:
     if value.is_integer() and "." not in text and "e" not in text.lower():
         return int(value)
     return value
-
-
-def _number_words(words: list[str]) -> float | None:
-    total, current, seen = 0.0, 0.0, False
-    for word in words:
-        word = word.lower()
-        for part in word.split("-"):
-            if part not in _NUMBER_WORDS:
-                return None
-            value = _NUMBER_WORDS[part]
-            seen = True
-            if part in _SCALES:
-                current = max(current, 1) * value
-                if value >= 1000:
-                    total, current = total + current, 0
-            else:
-                current += value
-    return total + current if seen else None
 
 
 def _add(spans: list[Span], taken: list[tuple[int, int]], span: Span) -> None:
@@ -200,8 +144,13 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     for match in _KEYVALUE.finditer(text):
         if not _free(taken, match.start(), match.end()):
             continue
-        raw = match.group(2).strip("\"'")
-        if match.group(0).count(":") and not re.search(r"\d|[\"']", match.group(2)):
+        written = match.group(2)
+        # "p = 0.3." ends a sentence: the stop is no part of the value.
+        trimmed = written.rstrip(".?!)") if written[:1] not in "\"'" else written
+        trimmed = trimmed or written
+        end = match.end() - (len(written) - len(trimmed))
+        raw = trimmed.strip("\"'")
+        if match.group(0).count(":") and not re.search(r"\d|[\"']", written):
             continue  # "Note: the ..." is prose, not a pair
         _add(
             spans,
@@ -209,9 +158,9 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             Span(
                 "keyvalue",
                 _scalar(raw),
-                match.group(),
+                text[match.start() : end],
                 match.start(),
-                match.end(),
+                end,
                 key=match.group(1),
             ),
         )
@@ -291,35 +240,26 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             taken,
             Span("number", value, text[match.start() : end], match.start(), end, unit=unit),
         )
-    for match in re.finditer(r"\b(?:[A-Za-z]+(?:[\s-]+|$))+", text):
-        words = list(re.finditer(r"[A-Za-z]+(?:-[A-Za-z]+)*", match.group()))
-        index = 0
-        while index < len(words):
-            stop = index
-            while stop < len(words) and all(
-                p in _NUMBER_WORDS for p in words[stop].group().lower().split("-")
-            ):
-                stop += 1
-            if stop > index:
-                run = [w.group() for w in words[index:stop]]
-                value_words = _number_words(run)
-                start = match.start() + words[index].start()
-                end = match.start() + words[stop - 1].end()
-                if value_words is not None and _free(taken, start, end) and run != ["half"]:
-                    if run[0].lower() in {"hundred", "thousand", "million", "dozen"}:
-                        index = stop
-                        continue
-                    number = int(value_words) if float(value_words).is_integer() else value_words
-                    following = re.match(r"\s+([A-Za-z]+)", text[end:])
-                    unit = None
-                    if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS:
-                        unit, end = following.group(1), end + following.end()
-                    _add(
-                        spans, taken, Span("number", number, text[start:end], start, end, unit=unit)
-                    )
-                index = stop
-            else:
-                index += 1
+    # Number words are read by the shared reader ("twenty five", "a dozen", not the pronoun
+    # "one", no ordinals); the binder adds the word after as the unit or counted noun.
+    for hit in find_word_numbers(text):
+        start, end = hit.start, hit.end
+        written = text[start:end]
+        if is_ordinal(written) or not _free(taken, start, end) or written.lower() == "half":
+            continue
+        following = re.match(r"\s+([A-Za-z]+)", text[end:])
+        unit = None
+        if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS:
+            unit, end = following.group(1), end + following.end()
+        _add(spans, taken, Span("number", hit.value, text[start:end], start, end, unit=unit))
+    # "the next month" counts one month (a parameter counting months takes 1).
+    for match in _NEXT_UNIT.finditer(text):
+        if _free(taken, match.start(), match.end()):
+            _add(
+                spans,
+                taken,
+                Span("number", 1, match.group(), match.start(), match.end(), unit=match.group(1)),
+            )
     for match in re.finditer(r"\b(true|false)\b", text, re.I):
         if _free(taken, match.start(), match.end()):
             _add(
@@ -354,8 +294,15 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         sentence_start = (
             not text[: word.start()].strip() or text[: word.start()].rstrip()[-1:] in ".?!"
         )
-        capital = raw[:1].isupper() and raw.lower() not in _NOT_NAMES
-        if not capital or not _free(taken, word.start(), word.end()):
+        capital = raw[:1].isupper() and (
+            raw.lower() not in _NOT_NAMES
+            # "A, B and C": a capital letter listed with other letters is a label.
+            or re.match(r"[A-Z](?:\s*,\s*|\s+(?:and|or)\s+)[A-Z]\b", text[word.start() :])
+            is not None
+        )
+        # "298K": a letter written against a number is its unit, not a name.
+        glued = word.start() > 0 and text[word.start() - 1].isdigit()
+        if not capital or glued or not _free(taken, word.start(), word.end()):
             index += 1
             continue
         stop = index + 1
@@ -376,7 +323,9 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
                 )
                 is not None
             )
-            if nxt[:1].isupper() or trailing_digit:
+            # "S&P 500": a name written with "&" keeps the number after it.
+            indexed = nxt.isdigit() and stop == index + 1 and "&" in raw
+            if nxt[:1].isupper() or trailing_digit or indexed:
                 stop += 1
             elif (
                 nxt.lower() in _CONNECTORS - {"and"}
@@ -386,7 +335,9 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
                 stop += 2
             else:
                 break
-        if sentence_start and stop == index + 1:
+        linked = stop > index + 1 and words[index + 1].group().lower() == "the"
+        if sentence_start and (stop == index + 1 or linked):
+            # "Forecast the S&P 500": the first word of a sentence is no name's first word.
             index += 1
             continue
         start, end = word.start(), words[stop - 1].end()
@@ -417,7 +368,7 @@ def _scalar(raw: str) -> Any:
 
 
 _LIST_JOINERS = re.compile(
-    r"^\s*(?:,\s*(?:and|or|&)?|and|or|&|as\s+well\s+as|vs\.?|versus)\s*$", re.I
+    r"^\s*(?:,\s*(?:and|or|&)?|and|or|&|as\s+well\s+as|vs\.?|versus)(?:\s+the)?\s*$", re.I
 )
 
 
@@ -476,25 +427,18 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     """The typed spans of a text, ordered and non-overlapping; lists hold their items."""
     if _CJK.search(text):
         # Chinese or mixed: the shared span library reads Chinese numbers, dates and money.
-        return [_adopted(span) for span in shared_spans.extract_spans(text, now=now)]
-    return _group_lists(text, _scan_atoms(text, now))
-
-
-def _adopted(span: shared_spans.Span) -> Span:
-    return Span(
-        span.kind, span.value, span.text, span.start, span.end, span.unit, span.key,
-        tuple(_adopted(item) for item in span.items),
-    )  # fmt: skip
+        return shared_spans.extract_spans(text, now=now)
+    return [_signed(text, span) for span in _group_lists(text, _scan_atoms(text, now))]
 
 
 def context_words(text: str, span: Span, window: int = 4) -> tuple[list[str], list[str]]:
-    """Up to ``window`` lower-cased words before and after a span (nearest last / first)."""
+    """Up to ``window`` lower-cased words before and after a span (nearest last / first).
+
+    The shared reader's words (:func:`stores.language.spans.context_words`: they stop at a
+    quotation mark); Chinese words count as their English cue words.
+    """
+    before, after = shared_spans.context_words(text, span, window)
     if _CJK.search(text):
-        # Chinese words segmented by jieba, and cue words read as their English words.
-        shared = shared_spans.Span(span.kind, span.value, span.text, span.start, span.end)
-        near_before, near_after = shared_spans.context_words(text, shared, window)
-        before = english_cue_words(near_before, nearest_last=True)[-window:]
-        return before, english_cue_words(near_after, nearest_last=False)[:window]
-    before = [w.lower() for w in _WORD.findall(text[: span.start])][-window:]
-    after = [w.lower() for w in _WORD.findall(text[span.end :])][:window]
+        before = english_cue_words(before, nearest_last=True)[-window:]
+        after = english_cue_words(after, nearest_last=False)[:window]
     return before, after

@@ -39,6 +39,7 @@ from nodes.planning.param_fit import (
     type_fit,
 )
 from nodes.planning.request_spans import Span, context_words, extract_spans
+from nodes.planning.value_cues import numbered_siblings, series_position
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS, lemmatize
 
@@ -173,6 +174,8 @@ def bind_schema(
         names = set(per_set[0][0])
         if len(names) < 2 or any(set(found) != names for found, _, _ in per_set):
             continue
+        if numbered_siblings(names, {p.name for p in free_params}, len(chunks)):
+            continue  # "$3M in 2017 to $4.5M in 2021" fills year1 and year2, one call
         by_name = {p.name: p for p in free_params}
         for name in names:
             values[name] = [
@@ -391,14 +394,14 @@ def _numbered_series(params: Sequence[Param], size: int) -> list[Param]:
     """``size`` parameters whose names differ only by a number (``side1``, ``side2``)."""
     if size < 2:
         return []
-    stems: dict[str, list[Param]] = {}
+    stems: dict[str, list[tuple[int, Param]]] = {}
     for param in params:
-        match = re.fullmatch(r"(.*?)[_\-]?(\d+)", param.name)
-        if match:
-            stems.setdefault(match.group(1).lower(), []).append(param)
+        place = series_position(param.name)
+        if place is not None:
+            stems.setdefault(place[0], []).append((place[1], param))
     for series in stems.values():
         if len(series) == size:
-            return sorted(series, key=lambda p: int(re.sub(r"\D", "", p.name) or 0))
+            return [param for _, param in sorted(series, key=lambda item: item[0])]
     return []
 
 

@@ -79,6 +79,9 @@ class Span:
         key: For ``keyvalue``: the key as written.
         items: For ``list``: the item spans in order; for ``keyvalue``: the value's span; for
             a ``name`` written as place and region ("Tokyo, Japan"): the two names.
+        falling: The amount was said as a loss or a fall ("a loss of $1000", "dropped by
+            5%"): ``value`` is its size; a parameter described as possibly negative takes it
+            negative. Set by the schema binder's reading of a request.
     """
 
     kind: str
@@ -89,6 +92,7 @@ class Span:
     unit: str | None = None
     key: str | None = None
     items: tuple[Span, ...] = ()
+    falling: bool = False
 
 
 def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
