@@ -12,6 +12,9 @@ Agent graph (on by default): an owner is ranked by all its entries in the fused 
 Look-alike providers (on by default, ``stores.retrieval.lookalikes``): an agent the query
     names is lifted (``name_boost``), and near-duplicate agents are ranked once
     (``lookalike_threshold``, ``lookalike_depth``, ``lookalike_demotion``).
+Step-wise (on by default, ``stores.retrieval.steps``): a query of several sentences is also
+    ranked sentence by sentence, and the agent rankings are fused (``stepwise``,
+    ``step_depth``, ``step_rrf_k``); the tools stay those of the whole query.
 Scopes:
     joint: tools and agents in one ranking; agents come from Tool-to-Agent aggregation
     (walk the entity ranking, map each tool to its owner, keep the first K unique agents).

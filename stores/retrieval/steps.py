@@ -19,20 +19,39 @@ from collections.abc import Sequence
 # end one, nor does a dot inside a number, a file name or a URL (no space follows).
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s)")
 _ABBREVIATION = re.compile(r"\b(?:no|e\.g|i\.e|vs|mr|mrs|ms|dr|st|approx|etc|nr)\.$", re.I)
+_WORD = re.compile(r"\w+")
+MIN_STEP_WORDS = 3
 
 
 def split_steps(query: str) -> list[str]:
-    """The sentences of a query (the query itself when it has one sentence or none)."""
-    steps: list[str] = []
+    """The sentences of a query (the query itself when it has one sentence or none).
+
+    A piece of fewer than ``MIN_STEP_WORDS`` words ("Thanks!", or the terms a caller appends
+    after a question: "Where is order 7? get") is no step of its own: it stays with the
+    sentence before it (or after it, when it comes first).
+    """
+    pieces: list[str] = []
     start = 0
     for match in _SENTENCE_END.finditer(query):
         piece = query[start : match.end()]
         if _ABBREVIATION.search(piece):
             continue
-        steps.append(piece)
+        pieces.append(piece)
         start = match.end()
-    steps.append(query[start:])
-    steps = [step.strip() for step in steps if step.strip(" .!?\t\n")]
+    pieces.append(query[start:])
+    steps: list[str] = []
+    carried = ""
+    for piece in (p.strip() for p in pieces):
+        if not piece:
+            continue
+        if len(_WORD.findall(piece)) < MIN_STEP_WORDS:
+            if steps:
+                steps[-1] = f"{steps[-1]} {piece}"
+            else:
+                carried = f"{carried} {piece}".strip()
+            continue
+        steps.append(f"{carried} {piece}".strip())
+        carried = ""
     return steps if len(steps) > 1 else [query]
 
 

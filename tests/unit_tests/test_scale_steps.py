@@ -14,8 +14,15 @@ from tests.fakes import HashingEmbedder
 def test_a_query_splits_into_its_sentences_and_one_sentence_stays_whole() -> None:
     assert split_steps("Get the score of game 12. Additionally, list the players!  Thanks") == [
         "Get the score of game 12.",
-        "Additionally, list the players!",
-        "Thanks",
+        "Additionally, list the players! Thanks",
+    ]
+    # Fewer than three words is no step: a greeting, or terms appended after a question.
+    assert split_steps("Hi! Get the score of game 12. Then list its players.") == [
+        "Hi! Get the score of game 12.",
+        "Then list its players.",
+    ]
+    assert split_steps("Where is the delivery for order 7? get") == [
+        "Where is the delivery for order 7? get"
     ]
     assert split_steps("Open report.docx, e.g. the one from 2.5 weeks ago.") == [
         "Open report.docx, e.g. the one from 2.5 weeks ago."
