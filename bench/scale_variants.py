@@ -4,8 +4,10 @@ Per size, the grown catalog's index is built once under ``DIR/eval-<size>`` (the
 embedding cache: its entries are keyed by content hash, so a second run embeds nothing), the
 fused entity ranking and the BM25 ranking of every question are cached in
 ``DIR/rankings-<size>-<generation>.pkl``, and each variant re-ranks the agents from that cache
-with the shipped functions (``aggregate_agents``, ``rank_providers``): no variant re-embeds
-or re-searches. A size at or below the development catalog's 2,490 tools is that catalog.
+with the shipped functions (``aggregate_agents``, ``rank_providers``,
+``fuse_step_rankings``): no variant re-embeds or re-searches. The cache holds the rankings of
+every step of a question too (``stores.retrieval.steps``). A size at or below the development
+catalog's 2,490 tools is that catalog.
 """
 
 from __future__ import annotations
@@ -18,27 +20,20 @@ from typing import Any
 
 from bench.common import DEV_CATALOG, DEV_QUERIES
 
-_NO_LIFT: dict[str, Any] = {"name_boost": 0.0, "lookalike_threshold": 0.85}
+_WHOLE: dict[str, Any] = {"stepwise": False}
+_NO_LIFT: dict[str, Any] = {**_WHOLE, "name_boost": 0.0, "lookalike_threshold": 0.85}
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
-    ("agent graph only (previous default)", {"name_boost": 0.0, "lookalike_threshold": 1.0}),
-    ("named provider lift 0.25", {"name_boost": 0.25, "lookalike_threshold": 1.0}),
-    ("named provider lift 0.5", {"name_boost": 0.5, "lookalike_threshold": 1.0}),
-    ("named provider lift 1.0", {"name_boost": 1.0, "lookalike_threshold": 1.0}),
-    ("look-alikes 0.85, swap inside groups only", {**_NO_LIFT, "lookalike_demotion": 0}),
-    ("look-alikes 0.85, demote 1", {**_NO_LIFT, "lookalike_demotion": 1}),
+    ("agent graph only", {**_WHOLE, "name_boost": 0.0, "lookalike_threshold": 1.0}),
+    ("named provider lift 0.5", {**_WHOLE, "name_boost": 0.5, "lookalike_threshold": 1.0}),
     ("look-alikes 0.85, demote 2", {**_NO_LIFT, "lookalike_demotion": 2}),
-    ("look-alikes 0.85, demote 3", {**_NO_LIFT, "lookalike_demotion": 3}),
-    ("look-alikes 0.85, demote to the end", {**_NO_LIFT, "lookalike_demotion": 30}),
-    ("lift 0.5 + look-alikes 0.80, demote 2", {"lookalike_threshold": 0.8}),
-    ("lift 0.5 + look-alikes 0.80, demote 3",
-     {"lookalike_threshold": 0.8, "lookalike_demotion": 3}),
-    ("lift 0.5 + look-alikes 0.85, demote 1",
-     {"lookalike_threshold": 0.85, "lookalike_demotion": 1}),
-    ("lift 0.5 + look-alikes 0.85, demote 2", {"lookalike_threshold": 0.85}),
-    ("lift 0.5 + look-alikes 0.85, demote 3",
-     {"lookalike_threshold": 0.85, "lookalike_demotion": 3}),
-    ("lift 1.0 + look-alikes 0.85, demote 2", {"name_boost": 1.0, "lookalike_threshold": 0.85}),
-    ("**lift 0.5 + look-alikes 0.90, demote 2 (default)**", {}),
+    ("lift 0.5 + look-alikes 0.90, demote 2 (previous default)", _WHOLE),
+    ("step-wise, k 1, each step's first 3", {"step_depth": 3}),
+    ("step-wise, k 1, each step's first 30", {"step_depth": 30}),
+    ("step-wise, k 3, each step's first 5", {"step_rrf_k": 3.0}),
+    ("step-wise, k 10, each step's first 5", {"step_rrf_k": 10.0}),
+    ("step-wise without look-alikes and lift",
+     {"name_boost": 0.0, "lookalike_threshold": 1.0}),
+    ("**step-wise, k 1, each step's first 5 (default)**", {}),
 ]
 
 
@@ -55,26 +50,41 @@ def _catalog_path(size: int, keep: Path) -> Path:
 
 
 def _cached_rankings(index: Any, size: int, keep: Path) -> list[tuple[Any, Any, Any]]:
+    """Per question: the query, and the entity and BM25 rankings of the whole and each step."""
     from bench.evaluation.retrieval import load_queries
     from stores.language.keywords import extract_keywords
     from stores.language.lexicon import Lexicon
     from stores.retrieval.ranking import RetrievalConfig, _rank_entities, embed_query
+    from stores.retrieval.steps import split_steps
 
-    path = keep / f"rankings-{size}-{index._table.generation_key()}.pkl"
+    path = keep / f"rankings-steps-{size}-{index._table.generation_key()}.pkl"
     if path.is_file():
         cached: list[tuple[Any, Any, Any]] = pickle.loads(path.read_bytes())
         return cached
     config, lexicon = RetrievalConfig(), Lexicon.default()
     rows = []
     for query in load_queries(DEV_QUERIES, "question"):
-        keywords = extract_keywords(query.text, lexicon)
-        vector = embed_query(index, query.text, keywords, config.query_fsww)
-        entities, lexical = _rank_entities(
-            index, query.text, vector, config.candidates, ("tool", "agent"), None, config
-        )
-        rows.append((query, entities, lexical))
+        steps = split_steps(query.text)
+        texts = [query.text, *steps] if len(steps) > 1 else [query.text]
+        rankings = []
+        for text in texts:
+            keywords = extract_keywords(text, lexicon) if text == query.text else []
+            vector = embed_query(index, text, keywords, config.query_fsww)
+            rankings.append(_rank_entities(
+                index, text, vector, config.candidates, ("tool", "agent"), None, config
+            ))
+        rows.append((query, texts, rankings))
     path.write_bytes(pickle.dumps(rows))
     return rows
+
+
+def _agents(index: Any, text: str, entities: Any, lexical: Any, config: Any) -> list[str]:
+    from stores.retrieval.ranking import aggregate_agents, rank_providers
+
+    agents = aggregate_agents(
+        entities, index, len(entities), config.agent_evidence, config.evidence_k
+    )
+    return [a.agent for a in rank_providers(index, text, agents, entities, lexical, config)]
 
 
 def measure_variants(size: int, keep: Path) -> list[dict[str, Any]]:
@@ -82,7 +92,8 @@ def measure_variants(size: int, keep: Path) -> list[dict[str, Any]]:
     from bench.evaluation.metrics import summarize
     from bench.evaluation.retrieval import open_eval_index
     from stores.retrieval.embeddings import default_embedder
-    from stores.retrieval.ranking import RetrievalConfig, aggregate_agents, rank_providers
+    from stores.retrieval.ranking import RetrievalConfig
+    from stores.retrieval.steps import fuse_step_rankings
 
     index = open_eval_index(_catalog_path(size, keep), default_embedder(), keep / f"eval-{size}",
                             False)
@@ -91,13 +102,17 @@ def measure_variants(size: int, keep: Path) -> list[dict[str, Any]]:
     for label, change in VARIANTS:
         config = replace(RetrievalConfig(), **change)
         rows = []
-        for query, entities, lexical in cached:
-            agents = aggregate_agents(
-                entities, index, len(entities), config.agent_evidence, config.evidence_k
-            )
-            ranked = rank_providers(index, query.text, agents, entities, lexical, config)
+        for query, texts, rankings in cached:
+            ranked = [_agents(index, text, *ranking, config)
+                      for text, ranking in zip(texts, rankings, strict=True)]
+            agents = ranked[0]
+            if config.stepwise and len(ranked) > 1:
+                fused = fuse_step_rankings(
+                    ranked[0], ranked[1:], config.step_depth, config.step_rrf_k
+                )
+                agents = [agent for agent, _ in fused]
             if query.gold_agents:
-                rows.append(([a.agent for a in ranked], list(query.gold_agents)))
+                rows.append((agents, list(query.gold_agents)))
         figures = summarize(rows, (1, 5))
         out.append({"variant": label, "size": size, "agent_r1": figures["recall"][1],
                     "agent_r5": figures["recall"][5]})

@@ -82,26 +82,39 @@ class MiniLMOnnxEmbedder:
     dim = MINILM_DIM
 
     def __init__(self, batch_size: int = 32, threads: int = 2) -> None:
-        """Load the model; raises ``EmbeddingModelMissing`` with the install command."""
-        import onnxruntime
-        from tokenizers import Tokenizer
+        """Find the model; raises ``EmbeddingModelMissing`` with the install command.
 
-        model_path, tokenizer_path = _locate_model_files()
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        self._session = onnxruntime.InferenceSession(
-            str(model_path), options, providers=["CPUExecutionProvider"]
-        )
-        self._input_names = {item.name for item in self._session.get_inputs()}
-        self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
-        self._tokenizer.enable_truncation(MINILM_MAX_TOKENS)
-        self._tokenizer.enable_padding()
+        The ONNX session is made on the first ``embed``: a sync that embeds nothing (a
+        no-op ``zspace index``) never pays the 0.5 s CPU of loading it.
+        """
+        self._model_path, self._tokenizer_path = _locate_model_files()
+        self._threads = threads
         self._batch_size = batch_size
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._input_names: set[str] = set()
         # onnxruntime sessions are thread-safe, the tokenizer's padding state is not shared
         # across calls, but a lock keeps concurrent graph branches from oversubscribing 2 cores.
         self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        """Make the ONNX session and the tokenizer (called under the lock)."""
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = self._threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        session = onnxruntime.InferenceSession(
+            str(self._model_path), options, providers=["CPUExecutionProvider"]
+        )
+        self._input_names = {item.name for item in session.get_inputs()}
+        tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
+        tokenizer.enable_truncation(MINILM_MAX_TOKENS)
+        tokenizer.enable_padding()
+        self._tokenizer = tokenizer
+        self._session = session
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts; returns ``(n, 384)`` float32 unit rows."""
@@ -110,6 +123,8 @@ class MiniLMOnnxEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         result = np.zeros((len(texts), self.dim), dtype=np.float32)
         with self._lock:
+            if self._session is None:
+                self._load()
             for start in range(0, len(order), self._batch_size):
                 batch_indices = order[start : start + self._batch_size]
                 result[batch_indices] = self._embed_batch([texts[i] or " " for i in batch_indices])

@@ -3,7 +3,8 @@
 One row per entry (tool or agent) of one named index: the key its vector was computed from,
 the text, the filter fields and the lexical tokens. A sync compares keys here (not Chroma's
 metadata, not a JSON file) and writes only the rows that changed; a generation counter,
-bumped by every change, tells whether the persisted BM25 model is still current.
+bumped by every change, tells whether the persisted BM25 model is still current; a flag says
+whether the last sync finished, so a finished one need not be checked against Chroma.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS entries (
 CREATE TABLE IF NOT EXISTS generations (
     name TEXT PRIMARY KEY, generation INTEGER NOT NULL, epoch TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS syncs (name TEXT PRIMARY KEY, completed INTEGER NOT NULL);
 """
 
 
@@ -93,7 +95,7 @@ class EntryTable:
         return {
             row[0]: IndexEntry(
                 row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6], row[7],
-                tuple(json.loads(row[8])),
+                tuple(json.loads(row[8])) if row[8] != "[]" else (),
             )
             for row in rows
         }
@@ -139,10 +141,27 @@ class EntryTable:
             self._bump()
 
     def clear(self) -> None:
-        """Remove every entry of this index."""
+        """Remove every entry of this index (the table then no longer says what Chroma holds)."""
         with self._connection:
             self._connection.execute("DELETE FROM entries WHERE name = ?", (self.name,))
+            self._connection.execute(
+                "INSERT OR REPLACE INTO syncs VALUES (?, 0)", (self.name,)
+            )
             self._bump()
+
+    def sync_completed(self) -> bool | None:
+        """Whether the last sync finished (None: no sync recorded, an older home)."""
+        row = self._connection.execute(
+            "SELECT completed FROM syncs WHERE name = ?", (self.name,)
+        ).fetchone()
+        return None if row is None else bool(row[0])
+
+    def mark_sync(self, completed: bool) -> None:
+        """Record that a sync starts writing (False) or has finished (True)."""
+        with self._connection:
+            self._connection.execute(
+                "INSERT OR REPLACE INTO syncs VALUES (?, ?)", (self.name, int(completed))
+            )
 
     def generation_key(self) -> str:
         """Names this state of the entries: every change gives a new key.

@@ -177,9 +177,9 @@ class ToolIndex:
         self.hnsw = hnsw or HnswSettings.from_environment()
         self.keyword_cache = keyword_cache or KeywordVectorCache(embedder)
         directory.mkdir(parents=True, exist_ok=True)
-        self._client = make_chroma_client(
-            None if chroma_url else directory / "chroma", url=chroma_url
-        )
+        self._chroma_path = None if chroma_url else directory / "chroma"
+        chroma_was_there = self._chroma_path is None or self._chroma_path.is_dir()
+        self._client = make_chroma_client(self._chroma_path, url=chroma_url)
         self._collection_name = _collection_name(name)
         self._collection = self._open_collection()
         self._table = EntryTable(directory / "entries.sqlite", name)
@@ -188,6 +188,9 @@ class ToolIndex:
         self._masks: dict[tuple[Any, ...], np.ndarray] = {}
         self._agent_names: AgentNames | None = None
         self._verify_with_chroma = self._migrate_json_table()
+        if not chroma_was_there:
+            # Chroma's files were removed (or never made) beside an entry table: check.
+            self._table.mark_sync(False)
 
     def _open_collection(self) -> Any:
         collection = self._client.get_or_create_collection(
@@ -229,7 +232,9 @@ class ToolIndex:
         table_keys = self._table.keys()
         stored: dict[str, dict[str, Any]] | None = None
         held = table_keys
-        if self._verify_with_chroma or self._collection.count() != len(table_keys):
+        if self._verify_with_chroma or (
+            not self._trust_table() and self._collection.count() != len(table_keys)
+        ):
             stored = self._stored_metadata()
             held = {entry_id: str(meta.get("key", "")) for entry_id, meta in stored.items()}
         # Sorted by length so every chunk pads to similar lengths: chunking then costs nothing
@@ -243,6 +248,9 @@ class ToolIndex:
             key=lambda e: len(e.text),
         )
         removed = sorted((held.keys() | table_keys.keys()) - desired.keys())
+        completed = self._table.sync_completed()
+        if to_embed or removed or stored is not None:
+            self._table.mark_sync(False)
         if stored is not None:
             self._relabel(desired, stored, held)
         for start in range(0, len(removed), self._max_batch()):
@@ -269,6 +277,8 @@ class ToolIndex:
             if table_keys.get(e.entry_id) != e.key and held.get(e.entry_id) == e.key
         ]
         self._table.write(missing, [lexical_tokens(e.text) for e in missing])
+        if not completed or to_embed or removed or stored is not None:
+            self._table.mark_sync(True)
         # Read back from the table on first use: the planned entries carry no text.
         self._entries = None
         self._verify_with_chroma = False
@@ -284,6 +294,20 @@ class ToolIndex:
             tools=sum(1 for e in desired.values() if e.kind == "tool"),
             agents=sum(1 for e in desired.values() if e.kind == "agent"),
             seconds=time.perf_counter() - started,
+        )
+
+    def _trust_table(self) -> bool:
+        """Whether the entry table can stand for the embedded Chroma without asking it.
+
+        Yes when the last sync finished and Chroma's files are where it wrote them: the
+        first call into a persisted collection loads its HNSW index (0.6 s CPU at 40k
+        entries), which a no-op sync need not pay. A server's count is cheap and another
+        client may have changed it, so a server is always asked.
+        """
+        return (
+            self._chroma_path is not None
+            and self._chroma_path.is_dir()
+            and bool(self._table.sync_completed())
         )
 
     def _relabel(
@@ -438,17 +462,28 @@ class ToolIndex:
         return self._entries
 
     def agent_names(self) -> AgentNames:
-        """Every agent's name tokens and their weights (built on first use after a sync)."""
+        """Every agent's name tokens and their weights (built on first use after a sync).
+
+        Tokenizing every agent's name cost about 1 s at 30k tools on each start-up, so the
+        tokens are saved beside the BM25 model under the table's generation and read back
+        while the entries are unchanged.
+        """
         entries = self.entries
         if self._agent_names is None:
-            # An agent entry's text starts with its humanized name (agent_entry_text).
-            self._agent_names = AgentNames.build(
-                {
+            key = self._table.generation_key()
+            path = self.directory / f"{self.name}.agent_names.json"
+            saved = _read_json(path)
+            if isinstance(saved, dict) and saved.get("key") == key:
+                tokens: dict[str, list[str]] = saved["tokens"]
+            else:
+                # An agent entry's text starts with its humanized name (agent_entry_text).
+                tokens = {
                     entry.agent: lexical_tokens(entry.text.split(". ", 1)[0])
                     for entry in entries.values()
                     if entry.kind == "agent"
                 }
-            )
+                path.write_text(json.dumps({"key": key, "tokens": tokens}))
+            self._agent_names = AgentNames.build(tokens)
         return self._agent_names
 
     def vectors(self, entry_ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -574,6 +609,14 @@ class ToolIndex:
 
     def _require_bm25(self) -> BM25Index:
         return self._bm25 if self._bm25 is not None else self._ensure_bm25()
+
+
+def _read_json(path: Path) -> Any:
+    """The JSON document at ``path``, or None when it is missing or unreadable."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def _allowed(entry: IndexEntry, environments: Sequence[str] | None) -> bool:

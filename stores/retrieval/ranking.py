@@ -12,6 +12,9 @@ Agent graph (on by default): an owner is ranked by all its entries in the fused 
 Look-alike providers (on by default, ``stores.retrieval.lookalikes``): an agent the query
     names is lifted (``name_boost``), and near-duplicate agents are ranked once
     (``lookalike_threshold``, ``lookalike_depth``, ``lookalike_demotion``).
+Step-wise (on by default, ``stores.retrieval.steps``): a query of several sentences is also
+    ranked sentence by sentence, and the agent rankings are fused (``stepwise``,
+    ``step_depth``, ``step_rrf_k``); the tools stay those of the whole query.
 Scopes:
     joint: tools and agents in one ranking; agents come from Tool-to-Agent aggregation
     (walk the entity ranking, map each tool to its owner, keep the first K unique agents).
@@ -31,6 +34,7 @@ from stores.retrieval.entries import EntryKind
 from stores.retrieval.fsww import FSWWParams, fsww_embed
 from stores.retrieval.index import Hit, ToolIndex, lexical_tokens
 from stores.retrieval.lookalikes import boost_named_agents, group_lookalikes, rank_lookalikes
+from stores.retrieval.steps import fuse_step_rankings, split_steps
 
 Method = Literal["bm25", "dense", "hybrid", "hierarchical"]
 Scope = Literal["joint", "tools", "agents"]
@@ -63,6 +67,13 @@ class RetrievalConfig:
     lookalike_threshold: float = 0.9
     lookalike_depth: int = 30
     lookalike_demotion: int = 2
+    # Step-wise querying (stores.retrieval.steps): a query of several sentences is also
+    # ranked sentence by sentence and the agent rankings fused by reciprocal rank (k 1, each
+    # step's first 5). Agent R@5 0.854 -> 0.868 at 2.5k tools, 0.761 -> 0.806 at 10k
+    # (bench/results/scale.md); tools stay ranked by the whole query.
+    stepwise: bool = True
+    step_depth: int = 5
+    step_rrf_k: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -280,15 +291,10 @@ def retrieve(
             "tools": ("tool",),
             "agents": ("agent",),
         }[config.scope]  # type: ignore[assignment]
-        entities, lexical = _rank_entities(index, query, vector, n, kinds, environments, config)
-        agents = (
-            aggregate_agents(
-                entities, index, len(entities), config.agent_evidence, config.evidence_k
-            )
-            if config.agent_evidence
-            else tool_to_agent(entities, index, len(entities))
-        )
-        agents = rank_providers(index, query, agents, entities, lexical, config)
+        agents, entities = _ranked_agents(index, query, vector, n, kinds, environments, config)
+        steps = split_steps(query) if config.stepwise else [query]
+        if len(steps) > 1:
+            agents = _fuse_steps(index, agents, steps, n, kinds, environments, config)
         # The joint ranking already orders the tools: filtering it costs nothing, where a
         # second tool-only search would double the latency.
         tool_hits = (
@@ -314,6 +320,52 @@ def retrieve(
         embed_ms=(embedded - started) * 1000,
         search_ms=(finished - embedded) * 1000,
     )
+
+
+def _ranked_agents(
+    index: ToolIndex,
+    query: str,
+    vector: np.ndarray | None,
+    n: int,
+    kinds: tuple[EntryKind, ...],
+    environments: Sequence[str] | None,
+    config: RetrievalConfig,
+) -> tuple[list[RankedAgent], list[Hit]]:
+    """The agents of one query (agent graph, then look-alike providers) and its entity ranking."""
+    entities, lexical = _rank_entities(index, query, vector, n, kinds, environments, config)
+    agents = (
+        aggregate_agents(entities, index, len(entities), config.agent_evidence, config.evidence_k)
+        if config.agent_evidence
+        else tool_to_agent(entities, index, len(entities))
+    )
+    return rank_providers(index, query, agents, entities, lexical, config), entities
+
+
+def _fuse_steps(
+    index: ToolIndex,
+    agents: Sequence[RankedAgent],
+    steps: Sequence[str],
+    n: int,
+    kinds: tuple[EntryKind, ...],
+    environments: Sequence[str] | None,
+    config: RetrievalConfig,
+) -> list[RankedAgent]:
+    """The whole query's agents fused with each step's (``stores.retrieval.steps``).
+
+    The steps are embedded in one encoder call; an agent's score becomes its fused score.
+    """
+    vectors: list[np.ndarray | None] = [None] * len(steps)
+    if config.method != "bm25":
+        vectors = list(embed_queries(index, steps, [()] * len(steps), None))
+    rankings = [
+        [ranked.agent for ranked in _ranked_agents(index, step, vector, n, kinds, environments,
+                                                   config)[0]]
+        for step, vector in zip(steps, vectors, strict=True)
+    ]
+    fused = fuse_step_rankings(
+        [agent.agent for agent in agents], rankings, config.step_depth, config.step_rrf_k
+    )
+    return [RankedAgent(agent, score) for agent, score in fused]
 
 
 def rank_providers(
