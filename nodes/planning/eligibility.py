@@ -148,8 +148,13 @@ def score_candidates(
 
 
 def means_the_tool(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool:
-    """Whether a clause's meaning is close to the tool's (False without an embedding model)."""
-    if embedder is None:
+    """Whether a clause's meaning is close to the tool's (False without an embedding model).
+
+    Only for tools known not to write: closeness of meaning is a softer test than shared
+    words, and an effect is never the planner's guess ("cancel my trip" is near in meaning
+    to booking a trip).
+    """
+    if embedder is None or spec.side_effect is not False:
         return False
     return meaning(text, spec.name, spec.description, embedder) >= MIN_MEANING
 

@@ -77,10 +77,10 @@ SYNONYMS = "How many Canadian dollars can I get for 500 US dollars?"
 UNRELATED = "What is the capital of France?"
 
 
-def _catalog(*tools: dict[str, Any]) -> Catalog:
+def _catalog(*tools: dict[str, Any], side_effect: bool | None = False) -> Catalog:
     catalog = Catalog()
     for tool in tools:
-        catalog.add_raw_tool({**tool, "agent": "t", "side_effect": False}, source="test")
+        catalog.add_raw_tool({**tool, "agent": "t", "side_effect": side_effect}, source="test")
     return catalog
 
 
@@ -88,8 +88,10 @@ def _sub(text: str) -> SubIntent:
     return RuleIntentParser(Lexicon.default()).parse(text)["sub_intents"][0]
 
 
-def _eligible(text: str, embedder: ConceptEmbedder | None) -> list[str]:
-    catalog = _catalog(CONVERTER)
+def _eligible(
+    text: str, embedder: ConceptEmbedder | None, side_effect: bool | None = False
+) -> list[str]:
+    catalog = _catalog(CONVERTER, side_effect=side_effect)
     candidates = [{"tool_id": t, "agent": "t", "score": 1.0, "call_name": ""}
                   for t in catalog.tools]
     scored = score_candidates(_sub(text), candidates, [], catalog, Lexicon.default(), None,
@@ -106,6 +108,11 @@ def test_the_synonym_request_shares_too_few_words_for_the_word_test() -> None:
 
 def test_a_request_in_other_words_passes_the_gate_by_meaning() -> None:
     assert _eligible(SYNONYMS, ConceptEmbedder()) == ["currency_exchange.convert"]
+
+
+def test_a_tool_that_may_write_is_never_admitted_by_meaning_alone() -> None:
+    assert _eligible(SYNONYMS, ConceptEmbedder(), side_effect=True) == []
+    assert _eligible(SYNONYMS, ConceptEmbedder(), side_effect=None) == []
 
 
 def test_an_unrelated_request_stays_out_with_the_embedder() -> None:
