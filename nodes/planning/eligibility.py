@@ -2,8 +2,11 @@
 
 A candidate is eligible when the run's environments allow calling it (the policy's one rule),
 the alignment check did not exclude it, and its name or tags say the clause's operation or
-object; it then scores by that fit, its retrieval rank, the words of its name the clause does
-not account for, and whether its known side effect contradicts the operation asked for.
+object, or the clause is about the tool: it shares enough words with the tool's schema, or,
+with the run's embedding model, its meaning is close to the tool's name and description
+(:mod:`nodes.planning.relevance`); it then scores by that fit, its retrieval rank, the words
+of its name the clause does not account for, and whether its known side effect contradicts
+the operation asked for.
 """
 
 from __future__ import annotations
@@ -12,13 +15,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nodes.planning.relevance import MIN_RELEVANCE, relevance
+from nodes.planning.relevance import MIN_MEANING, MIN_RELEVANCE, meaning, relevance
 from nodes.state import Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
 from stores.language.cues import english_words_of
 from stores.language.keywords import lemmatize, tokenize
 from stores.language.lexicon import Lexicon
+from stores.retrieval.embeddings import Embedder
 
 OPERATION_MATCH = 2.0
 TARGET_MATCH = 1.5
@@ -85,12 +89,14 @@ def score_candidates(
     lexicon: Lexicon,
     environments: Sequence[str] | None,
     retry_effect: bool | None = None,
+    embedder: Embedder | None = None,
 ) -> list[ScoredCandidate]:
     """The eligible candidates of a sub-intent, best first (ties keep the retrieval order).
 
     ``retry_effect`` is set when the sub-intent is retried after its call failed: only tools
     with the same kind of action are eligible (a failed read is retried with a known read,
-    never with a tool that may write).
+    never with a tool that may write). With ``embedder`` (the retriever's model), a tool the
+    clause shares too few words with is still eligible when their meanings are close.
     """
     scored: list[ScoredCandidate] = []
     for rank, candidate in enumerate(candidates):
@@ -114,10 +120,16 @@ def score_candidates(
         named_object = sub["target"] and (
             sub["target"] in name_objects or sub["target"] in tag_objects
         )
-        if not named_object and shared < MIN_RELEVANCE and (fit == 0.0 or not sub["target"]):
+        if (
+            not named_object
+            and shared < MIN_RELEVANCE
+            and (fit == 0.0 or not sub["target"])
+            and not means_the_tool(sub["text"], spec, embedder)
+        ):
             # A verb alone ("calculate", "get") says nothing of which tool: a request that
             # names no object the lexicon knows must share what the tool is about with its
-            # schema ("show their wallet balance" may still use get_user).
+            # schema ("show their wallet balance" may still use get_user), in words or in
+            # meaning ("Canadian dollars" for a currency converter).
             continue
         if unknown_domain and spec.side_effect is not False:
             # Nothing in the clause was understood ("hola", "asdf"): a read may still
@@ -133,6 +145,18 @@ def score_candidates(
         scored.append(ScoredCandidate(score, rank, spec, fit, shared))
     scored.sort(key=lambda item: (-item.score, item.rank))
     return scored
+
+
+def means_the_tool(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool:
+    """Whether a clause's meaning is close to the tool's (False without an embedding model).
+
+    Only for tools known not to write: closeness of meaning is a softer test than shared
+    words, and an effect is never the planner's guess ("cancel my trip" is near in meaning
+    to booking a trip).
+    """
+    if embedder is None or spec.side_effect is not False:
+        return False
+    return meaning(text, spec.name, spec.description, embedder) >= MIN_MEANING
 
 
 # Where an argument's value came from when the user gave it (see the rule planner's binding).

@@ -329,6 +329,7 @@ class RulePlanner:
             self.lexicon,
             self.context.environments,
             request.retry_effects.get(sub["id"]),
+            embedder=self.embedder,
         )
 
     def _choose_and_bind(self, draft: PlanDraft, sub: SubIntent) -> BoundChoice | None:
