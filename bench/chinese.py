@@ -140,7 +140,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="zspace-chinese-") as home:
         rows = asyncio.run(_run(load_requests(), Path(home)))
-    path = write_result(args.out, _table(rows))
+    path = write_result(args.out, _table(rows), keep_notes=True)
     passed = sum(r["ok"] for r in rows)
     print(f"wrote {path}")
     if args.json:
