@@ -45,10 +45,7 @@ def saved_mcp_config(home: Path, index_name: str | None = None) -> Path | None:
     by_index = saved.get("indexes") or {}
     name = index_name or configured_index_name(None)
     found = by_index.get(name) if by_index else saved.get("path")
-    if found is None and not by_index:
-        return None
-    path = Path(found) if found else None
-    return path if path is not None and path.is_file() else None
+    return Path(found) if found and Path(found).is_file() else None
 
 
 def remember_mcp_config(home: Path, config: Path, index_name: str | None = None) -> None:

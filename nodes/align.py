@@ -211,8 +211,8 @@ def _with_earlier_failure(gap: str, failure: str) -> str:
     is the failed call and that nothing else could do it — not a search miss with the real
     cause in parentheses.
     """
-    head, sep, reason = gap.rpartition(": ")
-    if sep and reason == NO_TOOL_FOUND:
+    if gap.endswith(f": {NO_TOOL_FOUND}"):
+        head = gap.removesuffix(f": {NO_TOOL_FOUND}")
         return f"{head}: {failure}; no other suitable tool could do it instead"
     # The retry failed too: say what failed in the first place.
     return f"{gap} (before that, {failure})"
