@@ -171,21 +171,32 @@ class LiveMcpSync:
             problems.extend(tool_problems)
         async with self._lock:
             try:
-                report = await asyncio.to_thread(self._apply, server, raws)
+                report, fresh = await asyncio.to_thread(self._apply, server, raws)
             except Exception as exc:  # noqa: BLE001 - a failed sync must not stop serving
                 logger.warning("MCP server %r: syncing its tools failed: %s", server, exc)
                 return
-        report.update(server=server, reason=reason, problems=problems,
-                      seconds=round(time.monotonic() - asked, 3))
-        self.syncs.append(report)
+            report.update(server=server, reason=reason, problems=problems,
+                          seconds=round(time.monotonic() - asked, 3))
+            # Published on the loop together with its report: whoever sees the new catalog
+            # also finds the sync that made it in ``syncs``.
+            with self.deps._lock:
+                # Replaced, not edited: runs in flight keep theirs (Deps.pin_catalog), and
+                # the dependency graph is rebuilt for the new catalog on next use.
+                self.deps.catalog = fresh
+            self.syncs.append(report)
         logger.warning(
             "MCP server %r tools synced (%s): %d added, %d removed, %d changed, %d embedded "
             "in %.2f s", server, reason, len(report["added"]), len(report["removed"]),
             len(report["changed"]), report["indexed"], report["seconds"],
         )
 
-    def _apply(self, server: str, raws: list[dict[str, Any]]) -> dict[str, Any]:
-        """Build the new catalog, sync the index (hash-incremental), then publish both."""
+    def _apply(
+        self, server: str, raws: list[dict[str, Any]]
+    ) -> tuple[dict[str, Any], Catalog]:
+        """Build the new catalog, sync the index (hash-incremental) and save the catalog.
+
+        Returns the sync's report and the new catalog, which the caller publishes.
+        """
         old = self.deps.get_catalog()
         fresh = Catalog()
         listed = Catalog()
@@ -209,13 +220,9 @@ class LiveMcpSync:
             store.save(self.deps.index_name, fresh)
         finally:
             store.close()
-        with self.deps._lock:
-            # Replaced, not edited: runs in flight keep theirs (Deps.pin_catalog), and the
-            # dependency graph is rebuilt for the new catalog on next use.
-            self.deps.catalog = fresh
         return {
             "added": sorted(set(after) - set(before)),
             "removed": sorted(set(before) - set(after)),
             "changed": sorted(i for i in set(after) & set(before) if after[i] != before[i]),
             "indexed": report.indexed,
-        }
+        }, fresh

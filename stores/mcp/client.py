@@ -51,6 +51,9 @@ logging.getLogger("mcp.os.posix.utilities").addFilter(_ExitedProcessFilter())
 STDERR_TAIL_LINES = 20
 # A server that answered the handshake gets this long to exit after its stdin closes.
 STDIO_SHUTDOWN_GRACE_S = 2.0
+# How long close() waits for a session's teardown (the grace above, then the process group's
+# termination) before cancelling it, and again after cancelling, before abandoning it.
+CLOSE_BOUND_S = STDIO_SHUTDOWN_GRACE_S + 3.0
 
 
 
@@ -143,7 +146,33 @@ class _Connection:
             # Still in the handshake: nothing to wind down gracefully.
             task.cancel()
         # asyncio.wait, unlike gather, does not cancel the owner if our caller is cancelled.
-        await asyncio.wait({task})
+        done, _ = await asyncio.wait({task}, timeout=CLOSE_BOUND_S)
+        if done:
+            return
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=CLOSE_BOUND_S)
+        if done:
+            return
+        # A teardown that ignores cancellation (a wait for the process that never returns)
+        # must not hang the pool: kill what is left of the server and leave the task behind.
+        self.mark_lost("the session did not close")
+        self._kill_process_group()
+        logger.warning(
+            "mcp %s: the session did not close within %g s; its process was killed and "
+            "its clean-up abandoned", self.config.name, 2 * CLOSE_BOUND_S,
+        )
+
+    def _kill_process_group(self) -> None:
+        """SIGKILL the server's process group (its own session, so pgid == pid), if alive."""
+        if self.pid is None or self.returncode is not None or sys.platform == "win32":
+            return
+        import os
+        import signal
+
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
 
     async def _own(self, ready: asyncio.Future[None]) -> None:
         failure: BaseException | None = None
@@ -328,7 +357,10 @@ class _Connection:
             with anyio.CancelScope(shield=True):
                 for stream in (read_stream, write_stream, read_writer, write_reader):
                     await stream.aclose()
-                await process.aclose()
+                # Bounded: waiting for an exit the child watcher never reports must not
+                # hold the shielded clean-up (and with it the pool's close) forever.
+                with anyio.move_on_after(CLOSE_BOUND_S):
+                    await process.aclose()
                 self.returncode = process.returncode
 
     async def _on_message(
