@@ -31,7 +31,8 @@ def _first_set_only(original: Callable[..., list[dict[str, Any]]]) -> Callable[.
 
 def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextManager[Any]]]]:
     """Component name → (what is switched off, a context manager that switches it off)."""
-    from nodes.planning import eligibility, param_fit, schema_binder
+    from nodes.parsing import splitting
+    from nodes.planning import eligibility, param_fit, rules, schema_binder
 
     def patches(*items: tuple[Any, str, Any]) -> contextlib.AbstractContextManager[Any]:
         stack = contextlib.ExitStack()
@@ -76,6 +77,24 @@ def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextM
         "optional-parameter evidence": (
             "an optional parameter takes any value that fits its type",
             lambda: patches((schema_binder, "STRONG_CUE", -1.0)),
+        ),
+        "relevance by meaning": (
+            "a read-only tool sharing no word with the request is never admitted by meaning",
+            lambda: patches((eligibility, "MIN_MEANING", 2.0)),
+        ),
+        "statements as context": (
+            "a sentence that only states facts is a clause of its own",
+            lambda: patches((splitting, "states_facts", lambda *a, **k: False)),
+        ),
+        "coordinated reads": (
+            "one clause naming several reads calls only the best one",
+            lambda: patches(
+                (rules.RulePlanner, "_coordinated_reads", lambda *a, **k: []),
+            ),
+        ),
+        "argument groups": (
+            "the text is not cut into one argument set per group or clause",
+            lambda: patches((schema_binder, "repeated_sets", lambda *a, **k: None)),
         ),
     }
 
