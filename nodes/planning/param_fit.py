@@ -587,6 +587,21 @@ def _same_stem(word: str, other: str) -> bool:
     return common >= max(6, shorter - 2)
 
 
+def flag_option(param: Param) -> dict[bool, Any] | None:
+    """The options of a flag written as a string enum ('True'/'False'/'dontcare'), by truth.
+
+    None when the enum does not hold both a true and a false word.
+    """
+    truths: dict[bool, Any] = {}
+    for option in param.enum:
+        word = str(option).strip().lower()
+        if word in {"true", "yes"}:
+            truths.setdefault(True, option)
+        elif word in {"false", "no"}:
+            truths.setdefault(False, option)
+    return truths if len(truths) == 2 else None
+
+
 def flag_value(text: str, param: Param) -> bool | None:
     """A boolean flag the request turns on by naming it ("including human impact")."""
     words = {w for w in param.name_words if w not in _FLAG_WORDS}

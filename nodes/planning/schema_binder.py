@@ -33,6 +33,7 @@ from nodes.planning.param_fit import (
     describe_params,
     enum_mentions,
     enum_value,
+    flag_option,
     flag_value,
     places_for,
     span_value,
@@ -98,7 +99,12 @@ def bind_schema(
     used: set[int] = set()
     # Enum / allowed values named in the text bind first: the strongest evidence there is.
     for param in params:
-        if param.enum or param.allowed:
+        truths = flag_option(param)
+        flag = flag_value(text, param) if truths is not None else None
+        if truths is not None and flag is not None and enum_value(text, param) is None:
+            values[param.name] = [truths[flag]]  # a flag written as 'True' / 'False'
+            evidence[param.name] = 1.0
+        elif param.enum or param.allowed:
             named = enum_value(text, param)
             if named is not None and param.kind == "array":
                 values[param.name] = [enum_mentions(text, param) or [named[0]]]
@@ -206,6 +212,7 @@ def bind_schema(
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
     bind_object_parameters(text, params, values, bind_schema)
+    _keep_enum_values(values, params)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)
     sets = _argument_sets(values, crossed)
@@ -243,6 +250,7 @@ def _phrases_by_meaning(
         and p.required
         and p.kind == "string"
         and not p.closed
+        and not p.enum
         and not p.identifier
     ]
     if not wanted:
@@ -289,6 +297,25 @@ def _phrases_by_meaning(
             phrases.pop(best)
             if not phrases:
                 return
+
+
+def _keep_enum_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Drop what an enum parameter was given outside its values (the schema would refuse it)."""
+    for param in params:
+        if not param.enum or param.name not in values:
+            continue
+        allowed = [*param.enum, *(coerce(option, param) for option in param.enum)]
+
+        def fits(value: Any) -> bool:
+            if isinstance(value, list):
+                return all(fits(item) for item in value)
+            return value in allowed
+
+        kept = [value for value in values[param.name] if fits(value)]
+        if kept:
+            values[param.name] = kept
+        else:
+            del values[param.name]
 
 
 def _assign(

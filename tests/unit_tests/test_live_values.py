@@ -1,0 +1,60 @@
+"""Values the schema binder reads for tools written by others (requests written here).
+
+Each test is a general form a user's request takes, checked against the binder's reading:
+an enum parameter only ever takes one of its values; a flag written as a string enum
+('True'/'False') is set like a boolean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nodes.planning.schema_binder import bind_schema
+
+ACTIONS = {
+    "type": "object",
+    "properties": {
+        "operation": {"type": "string", "enum": ["add", "delete", "update"],
+                      "description": "The operation on the item."},
+        "item": {"type": "string", "description": "The item name."},
+    },
+    "required": ["operation", "item"],
+}
+PLACES = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "description": "The city, e.g. 'Oslo'."},
+        "has_garden": {"type": "string", "enum": ["True", "False", "dontcare"],
+                       "description": "Whether the house has a garden."},
+    },
+    "required": ["city"],
+}
+
+
+def _anything(_query: str, phrases: Sequence[str]) -> list[float]:
+    """A model that finds every phrase near every description."""
+    return [0.9] * len(phrases)
+
+
+def test_an_enum_parameter_never_takes_a_phrase_outside_its_values() -> None:
+    binding = bind_schema("Please handle the item 'pencil' now", ACTIONS, similarity=_anything)
+    assert binding.sets[0].get("operation") in (None, "add", "delete", "update")
+    assert "operation" in binding.missing or binding.sets[0]["operation"] in ACTIONS[
+        "properties"]["operation"]["enum"]
+
+
+def test_an_enum_value_named_is_still_bound() -> None:
+    binding = bind_schema("Delete the item 'pencil'", ACTIONS, similarity=_anything)
+    assert binding.sets == [{"operation": "delete", "item": "pencil"}]
+
+
+def test_a_string_enum_flag_is_set_when_named() -> None:
+    binding = bind_schema("Find a house with a garden in 'Oslo'", PLACES)
+    assert binding.sets[0].get("has_garden") == "True"
+    binding = bind_schema("Find a house without a garden in 'Oslo'", PLACES)
+    assert binding.sets[0].get("has_garden") == "False"
+
+
+def test_a_string_enum_flag_not_named_is_left_alone() -> None:
+    binding = bind_schema("Find a house in 'Oslo'", PLACES)
+    assert "has_garden" not in binding.sets[0]
