@@ -246,6 +246,7 @@ def type_fit(span: Span, param: Param) -> float:
             "path",
             "identifier",
             "phrase",
+            "expression",
         }:
             return 1.0
         if span.kind == "keyvalue":

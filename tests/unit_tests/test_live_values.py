@@ -58,3 +58,31 @@ def test_a_string_enum_flag_is_set_when_named() -> None:
 def test_a_string_enum_flag_not_named_is_left_alone() -> None:
     binding = bind_schema("Find a house in 'Oslo'", PLACES)
     assert "has_garden" not in binding.sets[0]
+
+
+SLOPE = {
+    "type": "object",
+    "properties": {
+        "function": {"type": "string", "description": "The function to differentiate."},
+        "point": {"type": "number", "description": "Where the slope is wanted."},
+    },
+    "required": ["function", "point"],
+}
+
+
+def test_a_written_polynomial_is_one_value_in_python_notation() -> None:
+    binding = bind_schema("Find the slope of the curve 4t^3 - t + 7 at t = 2", SLOPE)
+    assert binding.sets == [{"function": "4t**3 - t + 7", "point": 2.0}]
+    binding = bind_schema("Find the slope of y = 5x^2 where x is 3", SLOPE)
+    assert binding.sets[0]["function"] == "5x**2"
+
+
+def test_a_unit_with_a_power_is_no_expression() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"volume": {"type": "number", "description": "Volume in m^3."},
+                       "acceleration": {"type": "number", "description": "In m/s^2."}},
+        "required": ["volume", "acceleration"],
+    }
+    binding = bind_schema("A tank of 12 m^3 accelerating at 3 m/s^2", schema)
+    assert binding.sets == [{"volume": 12.0, "acceleration": 3.0}]
