@@ -32,6 +32,7 @@ from stores.language.identifiers import (
     split_words,
 )
 from stores.language.keywords import STOPWORDS, lemmatize
+from stores.language.units import convert, same_dimension, stated_unit, unit_of
 
 NAME_CUE = 1.0
 DESCRIPTION_CUE = 0.45
@@ -203,9 +204,27 @@ def _numeric_fit(kind: str, value: Any) -> float:
     return 1.0 if kind in {"number", "any"} else 0.35 if kind == "string" else 0.0
 
 
+def measured_units(span: Span, param: Param) -> tuple[Any, Any] | None:
+    """The unit a number was said in and the unit its parameter states, when both are known."""
+    if span.kind != "number" or not span.unit:
+        return None
+    target = stated_unit(str(param.schema.get("description") or ""))
+    if target is None:
+        return None
+    source = unit_of(span.unit)
+    return None if source is None else (source, target)
+
+
 def type_fit(span: Span, param: Param) -> float:
-    """How well a span's kind fits the parameter's type (0 = not at all)."""
+    """How well a span's kind fits the parameter's type (0 = not at all).
+
+    A measure never fits a parameter whose stated unit measures something else ("10
+    meters" is no weight in kilograms).
+    """
     kind = param.item_kind if param.kind == "array" else param.kind
+    units = measured_units(span, param)
+    if units is not None and not same_dimension(*units) and len(span.unit or "") > 1:
+        return 0.0  # a one-letter symbol is ambiguous ("25 C": coulomb or Celsius?)
     value = span.value
     numeric = span.kind in {"number", "money", "percent"}
     if numeric and span.text[:1].isalpha():
@@ -531,6 +550,11 @@ def span_value(span: Span, param: Param) -> Any:
     described = date_as_described(span, param)
     if described is not None:
         return described
+    units = measured_units(span, param)
+    if units is not None and isinstance(span.value, int | float) and units[0] != units[1]:
+        converted = convert(float(span.value), *units)  # "5000 m" for "the distance in km"
+        if converted is not None:
+            return coerce(round(converted, 10), param)
     value = coerce(span.value, param)
     if span.falling and _signed_param(param) and isinstance(value, int | float):
         return -abs(value)  # "a loss of $1000" for "the amount gained or lost, negative if lost"

@@ -76,7 +76,10 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 # A formula written with a power ("2x^2", "3x^2 + 2x - 1", "exp(-x^2)"): one value, in the
 # notation of the functions' language ("**"). A single-letter variable stands alone; a
 # power after a number's unit ("10 m^3", "m/s^2") is no formula.
-_TERM = r"(?:\d+(?:\.\d+)?(?:\s*\*\s*)?)?(?<![A-Za-z])[a-z](?![A-Za-z(])(?:\s*(?:\^|\*\*)\s*\d+)?|\d+(?:\.\d+)?"
+_TERM = (
+    r"(?:\d+(?:\.\d+)?(?:\s*\*\s*)?)?(?<![A-Za-z])[a-z](?![A-Za-z(])(?:\s*(?:\^|\*\*)\s*\d+)?"
+    r"|\d+(?:\.\d+)?"
+)
 _PLAIN = rf"-?\s*(?:{_TERM})(?:\s*[-+*/]\s*(?:{_TERM}))*"
 _CALL = rf"(?<![A-Za-z])[a-z]{{2,5}}\(\s*{_PLAIN}\s*\)(?:\s*(?:\^|\*\*)\s*\d+)?"
 _EXPRESSION = re.compile(

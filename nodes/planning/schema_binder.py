@@ -305,17 +305,18 @@ def _keep_enum_values(values: dict[str, list[Any]], params: Sequence[Param]) -> 
         if not param.enum or param.name not in values:
             continue
         allowed = [*param.enum, *(coerce(option, param) for option in param.enum)]
-
-        def fits(value: Any) -> bool:
-            if isinstance(value, list):
-                return all(fits(item) for item in value)
-            return value in allowed
-
-        kept = [value for value in values[param.name] if fits(value)]
+        kept = [value for value in values[param.name] if _among(value, allowed)]
         if kept:
             values[param.name] = kept
         else:
             del values[param.name]
+
+
+def _among(value: Any, allowed: Sequence[Any]) -> bool:
+    """Whether a value (every item of a list) is one of the allowed ones."""
+    if isinstance(value, list):
+        return all(_among(item, allowed) for item in value)
+    return value in allowed
 
 
 def _assign(
