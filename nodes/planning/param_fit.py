@@ -428,6 +428,10 @@ def cue_score(text: str, span: Span, param: Param) -> float:
 def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     """The enum (or allowed) value the text names, typo-tolerant, and where it starts."""
     options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
+    if _case_tells_apart(options):
+        exact = [(m.start(), o) for o in options
+                 for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text)]
+        return (min(exact)[1], min(exact)[0]) if exact else None
     lowered = text.lower()
     best: tuple[float, Any, int] | None = None
     candidate: tuple[float, Any, int] | None
@@ -456,12 +460,23 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     return None if best is None else (best[1], best[2])
 
 
+def _case_tells_apart(options: Sequence[str]) -> bool:
+    """Whether two allowed values differ only in case ("AA", "Aa", "aa"): case then counts."""
+    lowered = [o.lower() for o in options]
+    return len(set(lowered)) < len(lowered)
+
+
 def _lemmas(text: str) -> tuple[str, ...]:
     return tuple(lemmatize(singular(word)) for word in text.split())
 
 
 def enum_mentions(text: str, param: Param) -> list[Any]:
     """Every enum (or allowed) value the text names word for word, in the order said."""
+    options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
+    if _case_tells_apart(options):
+        exact = sorted((m.start(), o) for o in options
+                       for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text))
+        return list(dict.fromkeys(option for _, option in exact))
     lowered = text.lower()
     found: list[tuple[int, Any]] = []
     words = [

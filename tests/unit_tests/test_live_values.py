@@ -86,3 +86,18 @@ def test_a_unit_with_a_power_is_no_expression() -> None:
     }
     binding = bind_schema("A tank of 12 m^3 accelerating at 3 m/s^2", schema)
     assert binding.sets == [{"volume": 12.0, "acceleration": 3.0}]
+
+
+BLOOD = {
+    "type": "object",
+    "properties": {
+        "level": {"type": "number", "description": "The level measured."},
+        "grade": {"type": "string", "enum": ["BB", "Bb", "bb"], "description": "The grade."},
+    },
+    "required": ["level", "grade"],
+}
+
+
+def test_enum_values_that_differ_only_in_case_are_told_apart() -> None:
+    binding = bind_schema("What is the chance of grade BB when the level of B is 0.4?", BLOOD)
+    assert binding.sets == [{"grade": "BB", "level": 0.4}]
