@@ -477,7 +477,8 @@ def _extend_repeats(
                 for n, i in assigned.items()
                 if n != name and atoms[i][0].kind == candidate.kind
             ]
-            if any(r > cue for r in rivals) or (not rivals and cue < max(0.4, cue_of[name] - 0.3)):
+            floor = STRONG_CUE if param.kind == "string" else 0.4
+            if any(r > cue for r in rivals) or (not rivals and cue < max(floor, cue_of[name] - 0.3)):
                 continue
             patterned.setdefault(name, []).append(other)
     for name, extra in listed.items():
