@@ -165,6 +165,10 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         raw = trimmed.strip("\"'")
         if match.group(0).count(":") and not re.search(r"\d|[\"']", written):
             continue  # "Note: the ..." is prose, not a pair
+        if ":" in text[match.end(1) : match.start(2)] and re.match(
+            r"\s*(?:,|and\b)\s*[^\s:=]+(?:\s*(?:,|and\b)|\s*$|[.?!])", text[end:]
+        ) and not re.match(r"\s*,\s*[A-Za-z_][\w.]*\s*[:=]", text[end:]):
+            continue  # "these: 3, 4, 5" opens a list; its first item is no pair's value
         _add(
             spans,
             taken,

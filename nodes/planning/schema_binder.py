@@ -477,8 +477,11 @@ def _extend_repeats(
                 for n, i in assigned.items()
                 if n != name and atoms[i][0].kind == candidate.kind
             ]
+            # A second name for a lone string parameter needs its own cue ("in Rome"): a
+            # name said later for another reason ("travelling with Anna") is no repeat.
             floor = STRONG_CUE if param.kind == "string" else 0.4
-            if any(r > cue for r in rivals) or (not rivals and cue < max(floor, cue_of[name] - 0.3)):
+            weak = not rivals and cue < max(floor, cue_of[name] - 0.3)
+            if any(r > cue for r in rivals) or weak:
                 continue
             patterned.setdefault(name, []).append(other)
     for name, extra in listed.items():

@@ -101,3 +101,26 @@ BLOOD = {
 def test_enum_values_that_differ_only_in_case_are_told_apart() -> None:
     binding = bind_schema("What is the chance of grade BB when the level of B is 0.4?", BLOOD)
     assert binding.sets == [{"grade": "BB", "level": 0.4}]
+
+
+NUMBERS = {
+    "type": "object",
+    "properties": {"numbers": {"type": "array", "items": {"type": "integer"},
+                               "description": "The numbers to sort."}},
+    "required": ["numbers"],
+}
+
+
+def test_a_list_after_a_colon_keeps_its_first_item() -> None:
+    binding = bind_schema("Sort these: 7, 1, 7, 3 and 9", NUMBERS)
+    assert binding.sets == [{"numbers": [7, 1, 7, 3, 9]}]
+
+
+def test_pairs_after_a_colon_still_read_as_pairs() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "integer", "description": "First."},
+                       "b": {"type": "integer", "description": "Second."}},
+        "required": ["a", "b"],
+    }
+    assert bind_schema("Add them: a: 4, b: 6", schema).sets == [{"a": 4, "b": 6}]
