@@ -348,7 +348,10 @@ def _assign(
                 continue  # "two triangles" sets nothing unless a parameter counts them
             if span.kind == "number" and _counts_the_parameter(text, span, param):
                 continue  # "two charges" counts the charges; it is no charge
-            order = -0.02 * abs(position - rank)
+            # The order of values and parameters places a value only where there are
+            # several of either: a lone value of a lone parameter has no place to be in.
+            alone = len(free) == 1 or len(params) == 1
+            order = -0.02 * (1 if alone else abs(position - rank))
             score = fit + cue + (0.3 if param.required else 0.0) + order
             pairs.append((score, index, param, cue))
     pairs.sort(key=lambda item: -item[0])

@@ -124,3 +124,20 @@ def test_pairs_after_a_colon_still_read_as_pairs() -> None:
         "required": ["a", "b"],
     }
     assert bind_schema("Add them: a: 4, b: 6", schema).sets == [{"a": 4, "b": 6}]
+
+
+WEATHER = {
+    "type": "object",
+    "properties": {"city": {"type": "string", "description": "The city to get the weather for."}},
+    "required": ["city"],
+}
+
+
+def test_a_name_said_in_a_later_sentence_for_another_reason_is_no_second_call() -> None:
+    text = "What is the weather like in Paris today? I am travelling with Anna Weber"
+    assert bind_schema(text, WEATHER).sets == [{"city": "Paris"}]
+
+
+def test_two_places_each_with_its_cue_are_two_calls() -> None:
+    text = "What is the weather like in Paris today? And in Rome?"
+    assert bind_schema(text, WEATHER).sets == [{"city": "Paris"}, {"city": "Rome"}]
