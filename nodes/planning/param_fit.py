@@ -225,6 +225,11 @@ def type_fit(span: Span, param: Param) -> float:
     units = measured_units(span, param)
     if units is not None and not same_dimension(*units) and len(span.unit or "") > 1:
         return 0.0  # a one-letter symbol is ambiguous ("25 C": coulomb or Celsius?)
+    if units is not None and kind == "integer" and units[0] != units[1]:
+        converted = convert(float(span.value), *units) if isinstance(span.value, int | float) \
+            else None
+        if converted is None or abs(converted - round(converted)) > 1e-9:
+            return 0.0  # "10 days" is no whole number of months
     value = span.value
     numeric = span.kind in {"number", "money", "percent"}
     if numeric and span.text[:1].isalpha():

@@ -48,3 +48,14 @@ def test_a_length_never_fills_a_weight() -> None:
 def test_a_measure_is_converted_to_the_parameters_unit() -> None:
     binding = bind_schema("How long does a trip of 5000 m take at 36 km/h?", TRIP)
     assert binding.sets == [{"distance": pytest.approx(5.0), "speed": pytest.approx(10.0)}]
+
+
+def test_a_count_in_one_unit_goes_to_the_parameter_counting_it_whole() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "months": {"type": "integer", "description": "Length in months of 30 days."},
+            "days": {"type": "integer", "description": "Length in days."},
+        },
+    }
+    assert bind_schema("Rent it for 10 days", schema).sets == [{"days": 10}]
