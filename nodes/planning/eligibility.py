@@ -15,7 +15,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nodes.planning.relevance import MIN_MEANING, MIN_RELEVANCE, meaning, relevance
+from nodes.planning.relevance import (
+    MIN_MEANING,
+    MIN_PARTIAL_MEANING,
+    MIN_PARTIAL_RELEVANCE,
+    MIN_RELEVANCE,
+    meaning,
+    relevance,
+    values_fit,
+)
 from nodes.state import Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
@@ -125,6 +133,7 @@ def score_candidates(
             and shared < MIN_RELEVANCE
             and (fit == 0.0 or not sub["target"])
             and not means_the_tool(sub["text"], spec, embedder)
+            and not gives_its_values(sub["text"], spec, shared, embedder)
         ):
             # A verb alone ("calculate", "get") says nothing of which tool: a request that
             # names no object the lexicon knows must share what the tool is about with its
@@ -157,6 +166,21 @@ def means_the_tool(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool
     if embedder is None or spec.side_effect is not False:
         return False
     return meaning(text, spec.name, spec.description, embedder) >= MIN_MEANING
+
+
+def gives_its_values(
+    text: str, spec: ToolSpec, shared: float, embedder: Embedder | None
+) -> bool:
+    """Partial fit in words and in meaning, and every required value of the tool given.
+
+    Only for tools known not to write, as :func:`means_the_tool`
+    (:func:`~nodes.planning.relevance.values_fit`).
+    """
+    if embedder is None or spec.side_effect is not False or shared < MIN_PARTIAL_RELEVANCE:
+        return False
+    if meaning(text, spec.name, spec.description, embedder) < MIN_PARTIAL_MEANING:
+        return False
+    return values_fit(text, spec.input_schema)
 
 
 # Where an argument's value came from when the user gave it (see the rule planner's binding).

@@ -32,6 +32,7 @@ from stores.language.identifiers import (
     split_words,
 )
 from stores.language.keywords import STOPWORDS, lemmatize
+from stores.language.units import convert, same_dimension, stated_unit, unit_of
 
 NAME_CUE = 1.0
 DESCRIPTION_CUE = 0.45
@@ -203,9 +204,32 @@ def _numeric_fit(kind: str, value: Any) -> float:
     return 1.0 if kind in {"number", "any"} else 0.35 if kind == "string" else 0.0
 
 
+def measured_units(span: Span, param: Param) -> tuple[Any, Any] | None:
+    """The unit a number was said in and the unit its parameter states, when both are known."""
+    if span.kind != "number" or not span.unit:
+        return None
+    target = stated_unit(str(param.schema.get("description") or ""))
+    if target is None:
+        return None
+    source = unit_of(span.unit)
+    return None if source is None else (source, target)
+
+
 def type_fit(span: Span, param: Param) -> float:
-    """How well a span's kind fits the parameter's type (0 = not at all)."""
+    """How well a span's kind fits the parameter's type (0 = not at all).
+
+    A measure never fits a parameter whose stated unit measures something else ("10
+    meters" is no weight in kilograms).
+    """
     kind = param.item_kind if param.kind == "array" else param.kind
+    units = measured_units(span, param)
+    if units is not None and not same_dimension(*units) and len(span.unit or "") > 1:
+        return 0.0  # a one-letter symbol is ambiguous ("25 C": coulomb or Celsius?)
+    if units is not None and kind == "integer" and units[0] != units[1]:
+        converted = convert(float(span.value), *units) if isinstance(span.value, int | float) \
+            else None
+        if converted is None or abs(converted - round(converted)) > 1e-9:
+            return 0.0  # "10 days" is no whole number of months
     value = span.value
     numeric = span.kind in {"number", "money", "percent"}
     if numeric and span.text[:1].isalpha():
@@ -246,6 +270,7 @@ def type_fit(span: Span, param: Param) -> float:
             "path",
             "identifier",
             "phrase",
+            "expression",
         }:
             return 1.0
         if span.kind == "keyvalue":
@@ -408,6 +433,10 @@ def cue_score(text: str, span: Span, param: Param) -> float:
 def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     """The enum (or allowed) value the text names, typo-tolerant, and where it starts."""
     options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
+    if _case_tells_apart(options):
+        exact = [(m.start(), o) for o in options
+                 for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text)]
+        return (min(exact)[1], min(exact)[0]) if exact else None
     lowered = text.lower()
     best: tuple[float, Any, int] | None = None
     candidate: tuple[float, Any, int] | None
@@ -436,12 +465,23 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     return None if best is None else (best[1], best[2])
 
 
+def _case_tells_apart(options: Sequence[str]) -> bool:
+    """Whether two allowed values differ only in case ("AA", "Aa", "aa"): case then counts."""
+    lowered = [o.lower() for o in options]
+    return len(set(lowered)) < len(lowered)
+
+
 def _lemmas(text: str) -> tuple[str, ...]:
     return tuple(lemmatize(singular(word)) for word in text.split())
 
 
 def enum_mentions(text: str, param: Param) -> list[Any]:
     """Every enum (or allowed) value the text names word for word, in the order said."""
+    options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
+    if _case_tells_apart(options):
+        exact = sorted((m.start(), o) for o in options
+                       for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text))
+        return list(dict.fromkeys(option for _, option in exact))
     lowered = text.lower()
     found: list[tuple[int, Any]] = []
     words = [
@@ -530,6 +570,11 @@ def span_value(span: Span, param: Param) -> Any:
     described = date_as_described(span, param)
     if described is not None:
         return described
+    units = measured_units(span, param)
+    if units is not None and isinstance(span.value, int | float) and units[0] != units[1]:
+        converted = convert(float(span.value), *units)  # "5000 m" for "the distance in km"
+        if converted is not None:
+            return coerce(round(converted, 10), param)
     value = coerce(span.value, param)
     if span.falling and _signed_param(param) and isinstance(value, int | float):
         return -abs(value)  # "a loss of $1000" for "the amount gained or lost, negative if lost"
@@ -585,6 +630,21 @@ def _same_stem(word: str, other: str) -> bool:
             break
         common += 1
     return common >= max(6, shorter - 2)
+
+
+def flag_option(param: Param) -> dict[bool, Any] | None:
+    """The options of a flag written as a string enum ('True'/'False'/'dontcare'), by truth.
+
+    None when the enum does not hold both a true and a false word.
+    """
+    truths: dict[bool, Any] = {}
+    for option in param.enum:
+        word = str(option).strip().lower()
+        if word in {"true", "yes"}:
+            truths.setdefault(True, option)
+        elif word in {"false", "no"}:
+            truths.setdefault(False, option)
+    return truths if len(truths) == 2 else None
 
 
 def flag_value(text: str, param: Param) -> bool | None:

@@ -13,6 +13,12 @@ second test: the best cosine, with the run's embedding model (the one retrieval 
 the request and the tool's spoken name, its name with what its description says first, and its
 name with its whole description. Tool texts are
 embedded once per process and model (:func:`cached_vectors`).
+
+A request that shares a little with a tool in both ways (below either threshold alone, above
+:data:`MIN_PARTIAL_RELEVANCE` and :data:`MIN_PARTIAL_MEANING`) fits it when it also gives
+every value the tool requires (:func:`values_fit`): a terse or abbreviated name says little,
+but a request that holds all of a tool's required inputs, typed and cued as its schema
+describes them, is about that tool.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
-from nodes.planning.schema_binder import content_words
+from nodes.planning.schema_binder import bind_schema, content_words
 from stores.language.keywords import tokenize
 from stores.retrieval.embeddings import Embedder
 
@@ -45,6 +51,11 @@ MIN_RELEVANCE = 0.9
 # Calibrated on BFCL's development categories: 0.45 admits 12 of the 22 expected tools the
 # word test refuses (simple_python, multiple) and 4 of the 172 irrelevance requests it refuses.
 MIN_MEANING = 0.45
+# Partial evidence in both ways (a word of the tool's description shared, a meaning somewhat
+# close) admits a tool whose required values the request all gives (:func:`values_fit`).
+# On BFCL's development categories this admits 6 of the 240 irrelevance requests.
+MIN_PARTIAL_RELEVANCE = 0.4
+MIN_PARTIAL_MEANING = 0.3
 # Vectors kept per process (texts of tools and clauses, about 1.5 kB each for MiniLM).
 VECTOR_CACHE_SIZE = 20_000
 # Words that start most function names and say only that something is computed or fetched.
@@ -183,3 +194,15 @@ def meaning(text: str, name: str, description: str, embedder: Embedder) -> float
     """How close a request's meaning is to a tool's: the best cosine with its texts."""
     request, *tool = cached_vectors(embedder, [text, *meaning_texts(name, description)])
     return max(float(request @ vector) for vector in tool)
+
+
+def values_fit(text: str, schema: Mapping[str, Any]) -> bool:
+    """Whether the request gives every value the tool requires (False when it requires none).
+
+    Read by the schema binder from the request's typed spans, cue words and allowed values
+    only: a phrase merely near a description in meaning is no evidence that the request
+    holds the value.
+    """
+    if not schema.get("required"):
+        return False
+    return not bind_schema(text, schema, segment=0).missing

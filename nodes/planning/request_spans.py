@@ -73,6 +73,18 @@ _NEXT_UNIT = re.compile(
     r"\bnext\s+(second|minute|hour|day|night|week|month|quarter|year|decade|century)\b", re.I
 )
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+# A formula written with a power ("2x^2", "3x^2 + 2x - 1", "exp(-x^2)"): one value, in the
+# notation of the functions' language ("**"). A single-letter variable stands alone; a
+# power after a number's unit ("10 m^3", "m/s^2") is no formula.
+_TERM = (
+    r"(?:\d+(?:\.\d+)?(?:\s*\*\s*)?)?(?<![A-Za-z])[a-z](?![A-Za-z(])(?:\s*(?:\^|\*\*)\s*\d+)?"
+    r"|\d+(?:\.\d+)?"
+)
+_PLAIN = rf"-?\s*(?:{_TERM})(?:\s*[-+*/]\s*(?:{_TERM}))*"
+_CALL = rf"(?<![A-Za-z])[a-z]{{2,5}}\(\s*{_PLAIN}\s*\)(?:\s*(?:\^|\*\*)\s*\d+)?"
+_EXPRESSION = re.compile(
+    rf"(?:{_CALL}|{_TERM})(?:\s*[-+*/]\s*(?:{_CALL}|{_TERM}))*"
+)
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
 
@@ -141,6 +153,7 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
                     taken,
                     Span(kind, match.group(), match.group(), match.start(), match.end()),
                 )
+    _scan_expressions(text, spans, taken)
     for match in _KEYVALUE.finditer(text):
         if not _free(taken, match.start(), match.end()):
             continue
@@ -152,6 +165,10 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         raw = trimmed.strip("\"'")
         if match.group(0).count(":") and not re.search(r"\d|[\"']", written):
             continue  # "Note: the ..." is prose, not a pair
+        if ":" in text[match.end(1) : match.start(2)] and re.match(
+            r"\s*(?:,|and\b)\s*[^\s:=]+(?:\s*(?:,|and\b)|\s*$|[.?!])", text[end:]
+        ) and not re.match(r"\s*,\s*[A-Za-z_][\w.]*\s*[:=]", text[end:]):
+            continue  # "these: 3, 4, 5" opens a list; its first item is no pair's value
         _add(
             spans,
             taken,
@@ -282,6 +299,35 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             )
     spans.sort(key=lambda s: s.start)
     return spans
+
+
+def as_formula(written: str) -> str | None:
+    """A formula written with a power, in "**" notation; None for anything else."""
+    match = _EXPRESSION.fullmatch(written.strip())
+    if match is None or not re.search(r"\^|\*\*", written):
+        return None
+    return re.sub(r"\s*\^\s*", "**", match.group())
+
+
+def _scan_expressions(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> None:
+    """Formulas with a power ("2x^2 + 1"), quoted or not; the unit of a number is none."""
+    for index, span in enumerate(spans):
+        formula = as_formula(span.value) if span.kind == "quoted" else None
+        if formula is not None:
+            spans[index] = replace(span, kind="expression", value=formula)
+    for match in _EXPRESSION.finditer(text):
+        written = match.group().rstrip()
+        start, end = match.start(), match.start() + len(written)
+        before = text[:start]
+        if (
+            not re.search(r"\^|\*\*", written)
+            or not _free(taken, start, end)
+            or re.search(r"(?:\d\s*|/)$", before)  # "10 m^3", "m/s^2": a unit
+        ):
+            continue
+        formula = as_formula(written)
+        if formula is not None:
+            _add(spans, taken, Span("expression", formula, written, start, end))
 
 
 def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> None:

@@ -33,6 +33,7 @@ from nodes.planning.param_fit import (
     describe_params,
     enum_mentions,
     enum_value,
+    flag_option,
     flag_value,
     places_for,
     span_value,
@@ -98,7 +99,12 @@ def bind_schema(
     used: set[int] = set()
     # Enum / allowed values named in the text bind first: the strongest evidence there is.
     for param in params:
-        if param.enum or param.allowed:
+        truths = flag_option(param)
+        flag = flag_value(text, param) if truths is not None else None
+        if truths is not None and flag is not None and enum_value(text, param) is None:
+            values[param.name] = [truths[flag]]  # a flag written as 'True' / 'False'
+            evidence[param.name] = 1.0
+        elif param.enum or param.allowed:
             named = enum_value(text, param)
             if named is not None and param.kind == "array":
                 values[param.name] = [enum_mentions(text, param) or [named[0]]]
@@ -206,6 +212,7 @@ def bind_schema(
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
     bind_object_parameters(text, params, values, bind_schema)
+    _keep_enum_values(values, params)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)
     sets = _argument_sets(values, crossed)
@@ -243,6 +250,7 @@ def _phrases_by_meaning(
         and p.required
         and p.kind == "string"
         and not p.closed
+        and not p.enum
         and not p.identifier
     ]
     if not wanted:
@@ -291,6 +299,26 @@ def _phrases_by_meaning(
                 return
 
 
+def _keep_enum_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Drop what an enum parameter was given outside its values (the schema would refuse it)."""
+    for param in params:
+        if not param.enum or param.name not in values:
+            continue
+        allowed = [*param.enum, *(coerce(option, param) for option in param.enum)]
+        kept = [value for value in values[param.name] if _among(value, allowed)]
+        if kept:
+            values[param.name] = kept
+        else:
+            del values[param.name]
+
+
+def _among(value: Any, allowed: Sequence[Any]) -> bool:
+    """Whether a value (every item of a list) is one of the allowed ones."""
+    if isinstance(value, list):
+        return all(_among(item, allowed) for item in value)
+    return value in allowed
+
+
 def _assign(
     text: str,
     atoms: Sequence[tuple[Span, int]],
@@ -320,7 +348,10 @@ def _assign(
                 continue  # "two triangles" sets nothing unless a parameter counts them
             if span.kind == "number" and _counts_the_parameter(text, span, param):
                 continue  # "two charges" counts the charges; it is no charge
-            order = -0.02 * abs(position - rank)
+            # The order of values and parameters places a value only where there are
+            # several of either: a lone value of a lone parameter has no place to be in.
+            alone = len(free) == 1 or len(params) == 1
+            order = -0.02 * (1 if alone else abs(position - rank))
             score = fit + cue + (0.3 if param.required else 0.0) + order
             pairs.append((score, index, param, cue))
     pairs.sort(key=lambda item: -item[0])
@@ -449,7 +480,11 @@ def _extend_repeats(
                 for n, i in assigned.items()
                 if n != name and atoms[i][0].kind == candidate.kind
             ]
-            if any(r > cue for r in rivals) or (not rivals and cue < max(0.4, cue_of[name] - 0.3)):
+            # A second name for a lone string parameter needs its own cue ("in Rome"): a
+            # name said later for another reason ("travelling with Anna") is no repeat.
+            floor = STRONG_CUE if param.kind == "string" else 0.4
+            weak = not rivals and cue < max(floor, cue_of[name] - 0.3)
+            if any(r > cue for r in rivals) or weak:
                 continue
             patterned.setdefault(name, []).append(other)
     for name, extra in listed.items():

@@ -54,7 +54,7 @@ from stores.language.spans_text import (
 
 SPAN_KINDS = (
     "number", "money", "percent", "date", "time", "datetime", "duration", "quoted", "path",
-    "url", "email", "identifier", "keyvalue", "json", "list", "name", "boolean",
+    "url", "email", "identifier", "keyvalue", "json", "list", "name", "boolean", "expression",
 )  # fmt: skip
 
 

@@ -1,0 +1,92 @@
+"""Units of measure: the unit a number was said in, the unit a parameter asks for, conversion.
+
+Units are pint's (its own definitions file, shipped in the package: no domain list here). A
+parameter states its unit in its description as "in kilometers", "in units of m/s" or
+"(kg)"; a number of the request carries the unit written after it. Dimensionless units
+("percent", "degree" of an angle, "byte") say nothing about what is measured and are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+from typing import Any
+
+_REGISTRY: Any = None
+_LOCK = threading.Lock()
+# Short words pint reads as units but English uses as words ("a" year, "in" inch, "at").
+_WORDS_NOT_UNITS = frozenset(
+    """a an as at am pm in is it or of on to by do no so the and per for from that this
+    are be if we us""".split()
+)
+_STATED = re.compile(
+    r"\bin\s+(?:units?\s+of\s+)?([A-Za-z°µ][\w°µ/^²³.*\- ]{0,24})|\((?:in\s+)?([^()]{1,16})\)",
+    re.I,
+)
+
+
+def _registry() -> Any:
+    global _REGISTRY
+    with _LOCK:
+        if _REGISTRY is None:
+            import pint
+
+            _REGISTRY = pint.UnitRegistry()
+    return _REGISTRY
+
+
+@lru_cache(maxsize=4096)
+def unit_of(written: str) -> Any | None:
+    """The unit a word or symbol names ("km", "m/s^2", "kilograms"), or None.
+
+    None for words that are no unit, for English words pint also reads as units ("a",
+    "in") and for dimensionless units.
+    """
+    text = written.strip().strip(".,;:").replace("^", "**").replace("²", "**2").replace("³", "**3")
+    if not text or text.lower() in _WORDS_NOT_UNITS or not re.search(r"[A-Za-z°µ]", text):
+        return None
+    registry = _registry()
+    for form in dict.fromkeys((text, text.lower())):
+        try:
+            unit = registry.parse_units(form)
+        except Exception:  # pint raises several kinds for words it does not know
+            continue
+        if unit.dimensionless or any(
+            registry.parse_units(part).dimensionless for part in unit._units
+        ):
+            return None  # "degree" (of an angle) times something is no measure here
+        return unit
+    return None
+
+
+@lru_cache(maxsize=4096)
+def stated_unit(description: str) -> Any | None:
+    """The unit a parameter's description asks for ("in kilometers", "(m/s)"), or None."""
+    for match in _STATED.finditer(description):
+        phrase = (match.group(1) or match.group(2) or "").strip()
+        words = phrase.split()
+        # The longest run of leading words that names a unit: "square feet", "m/s".
+        for size in range(min(len(words), 3), 0, -1):
+            head = [words[0].rstrip("s") if size > 1 else words[0], *words[1:size]]
+            for form in (" ".join(words[:size]), "_".join(head)):  # "degree_Celsius"
+                unit = unit_of(form)
+                if unit is not None:
+                    return unit
+    return None
+
+
+def same_dimension(first: Any, second: Any) -> bool:
+    """Whether two units measure the same thing (length and length)."""
+    return bool(first.dimensionality == second.dimensionality)
+
+
+def convert(value: float, source: Any, target: Any) -> float | None:
+    """``value`` in ``source`` units expressed in ``target`` units; None across dimensions."""
+    if not same_dimension(source, target):
+        return None
+    registry = _registry()
+    try:
+        return float(registry.Quantity(value, source).to(target).magnitude)
+    except Exception:  # an offset unit pint will not multiply; the value stays as said
+        return None
