@@ -296,6 +296,24 @@ class ToolIndex:
             seconds=time.perf_counter() - started,
         )
 
+    def sync_stamp(self) -> str | None:
+        """Names the state the last finished sync left the index in; None when unsure.
+
+        The stamp changes with every write to the entries and with the embedding settings;
+        it is None while a sync is unfinished, when the embedded Chroma's files are gone, and
+        when a server's collection holds another number of entries than the table (another
+        client wrote to it). ``zspace index`` skips a re-index whose sources, enrichment and
+        stamp are those it recorded after its last sync.
+        """
+        if self._verify_with_chroma or not self._table.sync_completed():
+            return None
+        if self._chroma_path is not None:
+            if not self._chroma_path.is_dir():
+                return None
+        elif self._collection.count() != self._table.count():
+            return None
+        return f"{self.config_key}:{self._table.generation_key()}"
+
     def _trust_table(self) -> bool:
         """Whether the entry table can stand for the embedded Chroma without asking it.
 
