@@ -16,15 +16,37 @@ import argparse
 import json
 import os
 import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from bench.common import DEV_QUERIES, REPO, machine_line, write_result
-from bench.scale import _child_seconds, _index_quietly, _merge_section
+from bench.scale import _index_quietly, _merge_section
+from graph.deps import configured_index_name
+from stores.catalog.store import CatalogStore
 
 SEARCH = ["-m", "graph.cli", "search", "weather forecast for a city", "--json"]
+_LAST_OUTPUT: list[str] = []  # what each child printed, for its counts
+
+
+def _child_seconds(
+    command: list[str], env: dict[str, str], runs: int = 3
+) -> tuple[float, float]:
+    """Best wall time and best CPU time (user + system) of a child process over ``runs``."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, check=True, cwd=REPO
+        )
+        walls.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        _LAST_OUTPUT.append(done.stdout)
+    return min(walls), min(cpus)
 
 
 def _server_cpu(pid: int | None) -> float:
@@ -36,18 +58,26 @@ def _server_cpu(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-def _changed_catalog(catalog_path: Path, out: Path, mark: str) -> str:
-    """Write ``catalog_path`` with one tool's description changed to ``out``; its id."""
+def _change_one_tool(catalog_path: Path, mark: str) -> str:
+    """Rewrite ``catalog_path`` in place with one tool's description changed; its id.
+
+    In place: a record's raw key includes its file's path, so a copy elsewhere would be a
+    new source whose every record is validated again.
+    """
     document = json.loads(catalog_path.read_text())
     tool = document["tools"][len(document["tools"]) // 3]
     tool["description"] = f"{tool.get('description', '')} ({mark})"
-    out.write_text(json.dumps(document))
+    catalog_path.write_text(json.dumps(document))
     return str(tool["id"])
 
 
-def measure_home(
-    home: Path, catalog_path: Path, scratch: Path, server_pid: int | None = None
-) -> dict[str, Any]:
+def _last_counts() -> dict[str, Any]:
+    """The JSON counts the last ``zspace index`` child printed."""
+    counts: dict[str, Any] = json.loads(_LAST_OUTPUT[-1].strip().splitlines()[-1])
+    return counts
+
+
+def measure_home(home: Path, catalog_path: Path, server_pid: int | None = None) -> dict[str, Any]:
     """Every figure of one row for the kept ``home`` indexed from ``catalog_path``."""
     from bench.evaluation.retrieval import evaluate, load_queries
     from graph.deps import Deps
@@ -57,31 +87,36 @@ def measure_home(
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     row: dict[str, Any] = {"home": str(home), "chroma_url": os.environ.get("ZSPACE_CHROMA_URL")}
 
-    server = _server_cpu(server_pid)
     index_child = [sys.executable, "-m", "graph.cli", "index", str(catalog_path), "--json"]
-    row["noop_child_s"], row["noop_child_cpu"] = _child_seconds(index_child, env, runs=2)
     import_s, import_cpu = _child_seconds([sys.executable, "-c", "import chromadb, numpy"], env)
-    row["noop_child_above_import_cpu"] = row["noop_child_cpu"] - import_cpu
-    row["noop_child_server_cpu"] = (_server_cpu(server_pid) - server) / 2
-
+    # Settle the home on this path first: a record's raw key includes its file's path, so a
+    # kept home copied beside another catalog path validates every record once.
+    _child_seconds(index_child, env, runs=1)
+    store = CatalogStore(home / "catalog.sqlite")
+    store.record_sync(configured_index_name(None), None)  # the next one compares every record
+    store.close()
     server = _server_cpu(server_pid)
-    noop = _index_quietly(catalog_path)
-    row["noop_first_cpu"], row["noop_first_s"] = noop["cpu"], noop["wall"]
+    row["noop_full_s"], row["noop_full_cpu"] = _child_seconds(index_child, env, runs=1)
+    row["noop_full_server_cpu"] = _server_cpu(server_pid) - server
+    server = _server_cpu(server_pid)
+    row["noop_child_s"], row["noop_child_cpu"] = _child_seconds(index_child, env, runs=2)
+    row["noop_child_server_cpu"] = (_server_cpu(server_pid) - server) / 2
+    row["noop_child_above_import_cpu"] = row["noop_child_cpu"] - import_cpu
     noop = _index_quietly(catalog_path)
     row["noop_cpu"], row["noop_s"] = noop["cpu"], noop["wall"]
     row["noop_embedded"] = noop["indexed"]
-    row["noop_server_cpu"] = (_server_cpu(server_pid) - server) / 2
 
-    changed = scratch / f"{catalog_path.stem}-changed.json"
-    row["changed_tool"] = _changed_catalog(catalog_path, changed, f"changed {time.time():.0f}")
-    server = _server_cpu(server_pid)
-    change = _index_quietly(changed)
-    row["change_cpu"], row["change_s"] = change["cpu"], change["wall"]
-    row["change_embedded"] = change["indexed"]
-    row["change_server_cpu"] = _server_cpu(server_pid) - server
-    # Back to the kept catalog, so the home is left as it was found (one more entry embedded).
-    restore = _index_quietly(catalog_path)
-    row["restore_embedded"] = restore["indexed"]
+    original = catalog_path.read_bytes()
+    try:
+        row["changed_tool"] = _change_one_tool(catalog_path, f"changed {time.time():.0f}")
+        server = _server_cpu(server_pid)
+        row["change_s"], row["change_cpu"] = _child_seconds(index_child, env, runs=1)
+        row["change_server_cpu"] = _server_cpu(server_pid) - server
+        row["change_embedded"] = _last_counts()["indexed"]
+    finally:
+        catalog_path.write_bytes(original)
+    row["restore_s"], row["restore_cpu"] = _child_seconds(index_child, env, runs=1)
+    row["restore_embedded"] = _last_counts()["indexed"]
 
     server = _server_cpu(server_pid)
     start_s, start_cpu = _child_seconds([sys.executable, *SEARCH], env)
@@ -108,26 +143,28 @@ def measure_home(
 
 
 def format_home_rows(rows: list[dict[str, Any]]) -> list[str]:
-    """Table lines: CPU seconds first (the machine is shared), wall in brackets."""
+    """Table lines: CPU seconds of fresh processes (the machine is shared), wall in brackets."""
     lines = [
-        "| index | no-op `zspace index`, fresh process CPU s (wall) | no-op in-process CPU s "
-        "| one change CPU s (embedded) | `zspace search` start-up above import CPU s (wall) "
-        "| query p50 / p95 ms, whole query | p50 / p95 ms, step-wise | agent R@5 whole / "
-        "step-wise | tool R@5 | server CPU s: no-op, change, start-up |",
+        "| index | no-op `zspace index`, every record compared: CPU s (wall) | no-op, file "
+        "digests match: CPU s (wall) | one changed tool: CPU s (embedded) | `zspace search` "
+        "start-up above import: CPU s (wall) | query p50 / p95 ms, whole query | p50 / p95 ms, "
+        "step-wise | agent R@5 whole / step-wise | tool R@5 | server CPU s: no-op compared, "
+        "no-op digests, change, start-up |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         where = f"server {row['chroma_url']}" if row.get("chroma_url") else "embedded"
         lines.append(
-            f"| {where} | {row['noop_child_cpu']:.2f} ({row['noop_child_s']:.1f}) "
-            f"| {row['noop_cpu']:.2f} | {row['change_cpu']:.2f} ({row['change_embedded']}) "
+            f"| {where} | {row['noop_full_cpu']:.2f} ({row['noop_full_s']:.1f}) "
+            f"| {row['noop_child_cpu']:.2f} ({row['noop_child_s']:.1f}) "
+            f"| {row['change_cpu']:.2f} ({row['change_embedded']}) "
             f"| {row['startup_above_import_cpu']:.2f} ({row['startup_above_import_s']:.1f}) "
             f"| {row['whole_p50_ms']:.0f} / {row['whole_p95_ms']:.0f} "
             f"| {row['steps_p50_ms']:.0f} / {row['steps_p95_ms']:.0f} "
             f"| {row['whole_agent_r5']:.3f} / {row['steps_agent_r5']:.3f} "
             f"| {row['whole_tool_r5']:.3f} "
-            f"| {row['noop_child_server_cpu']:.2f}, {row['change_server_cpu']:.2f}, "
-            f"{row['startup_server_cpu']:.2f} |"
+            f"| {row['noop_full_server_cpu']:.2f}, {row['noop_child_server_cpu']:.2f}, "
+            f"{row['change_server_cpu']:.2f}, {row['startup_server_cpu']:.2f} |"
         )
     return lines
 
@@ -144,7 +181,7 @@ def main(args: argparse.Namespace) -> int:
     rows = [json.loads(line) for line in Path(args.rows).read_text().splitlines()
             if line.startswith("{")] if args.rows else []
     if not rows:
-        row = measure_home(home, catalog_path, catalog_path.parent, args.server_pid)
+        row = measure_home(home, catalog_path, args.server_pid)
         print(json.dumps(row), flush=True)
         rows = [row]
     command = f"python -m bench scale --home {home} --catalog {catalog_path}"
