@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from graph.deps import Deps, configured_index_name
+from graph.deps import DEFAULT_INDEX_FSWW, Deps, configured_index_name
 from stores.catalog.enrich import enrich_catalog, enrichment_fingerprint
 from stores.catalog.model import Catalog, ToolSpec
 from stores.catalog.store import SyncRecord, keep_last_good, source_digests
+from stores.retrieval.index import embedded_sync_stamp, index_config_key
 from stores.settings import zspace_home
 
 # zspace index: some MCP server failed; its last good tools were kept (stale), or none. Exit 1,
@@ -122,7 +123,6 @@ def command_index(args: argparse.Namespace) -> int:
         return 2
     store = deps.catalog_store()
     fingerprint = enrichment_fingerprint()
-    index = deps.get_index()
     # Catalog files only (servers must be listed to know): unchanged files, enrichment and
     # index state mean nothing to do, learnt from a digest per file instead of every record.
     sources = None if args.mcp or openapi or args.reset else source_digests(args.catalog)
@@ -131,7 +131,7 @@ def command_index(args: argparse.Namespace) -> int:
         if (
             last is not None
             and (last.sources, last.fingerprint) == (sources, fingerprint)
-            and last.stamp == index.sync_stamp()
+            and last.stamp == _index_stamp(deps)
         ):
             report = last.report
             entries = int(report["indexed"]) + int(report["unchanged"])
@@ -154,6 +154,7 @@ def command_index(args: argparse.Namespace) -> int:
         print(
             "no tools to index: every tool was quarantined or the catalog is empty", file=sys.stderr
         )
+    index = deps.get_index()
     show = getattr(args, "progress", False) or (not args.json and sys.stderr.isatty())
     synced = index.sync(
         catalog, progress=progress_bar("embedding") if show else None, reset=args.reset
@@ -165,6 +166,14 @@ def command_index(args: argparse.Namespace) -> int:
     if stamp is not None and sources is not None:
         store.record_sync(name, SyncRecord(sources, fingerprint, stamp, counts))
     return _print_counts(counts, args, stale=stale, dropped=_dropped_sources(before, catalog))
+
+
+def _index_stamp(deps: Deps) -> str | None:
+    """The index's sync stamp; an embedded one's read without opening Chroma."""
+    if deps.index is not None or deps.chroma_url:
+        return deps.get_index().sync_stamp()
+    config = index_config_key(deps.get_embedder().name, DEFAULT_INDEX_FSWW)
+    return embedded_sync_stamp(deps.get_home() / "index", deps.index_name, config)
 
 
 def _print_counts(

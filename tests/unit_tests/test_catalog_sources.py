@@ -19,6 +19,7 @@ from graph.cli import main
 from graph.deps import Deps
 from stores.catalog.model import Catalog
 from stores.catalog.store import CatalogStore
+from stores.retrieval import index as index_module
 from stores.retrieval.index import ToolIndex
 from tests.fakes import HashingEmbedder
 
@@ -68,6 +69,7 @@ def test_an_unchanged_file_is_not_parsed_and_nothing_is_synced(
     monkeypatch.setattr(Catalog, "load_file", _forbidden)
     monkeypatch.setattr(CatalogStore, "reusable", _forbidden)
     monkeypatch.setattr(ToolIndex, "sync", _forbidden)
+    monkeypatch.setattr(index_module, "make_chroma_client", _forbidden)  # ~1 s CPU to import
     again = _index([weather, notes], capsys)
     assert again["indexed"] == 0 and again["unchanged"] == 5 and again["removed"] == 0
     assert (again["tools"], again["agents"]) == (3, 2)
