@@ -10,6 +10,7 @@ import argparse
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,7 @@ def command_index(args: argparse.Namespace) -> int:
     options = _openapi_options(args)
     if options is None:
         return 2
+    started = time.perf_counter()
     store = deps.catalog_store()
     fingerprint = enrichment_fingerprint()
     # Catalog files only (servers must be listed to know): unchanged files, enrichment and
@@ -136,7 +138,8 @@ def command_index(args: argparse.Namespace) -> int:
             report = last.report
             entries = int(report["indexed"]) + int(report["unchanged"])
             return _print_counts(
-                {**report, "indexed": 0, "unchanged": entries, "removed": 0, "seconds": 0.0},
+                {**report, "indexed": 0, "unchanged": entries, "removed": 0,
+                 "seconds": round(time.perf_counter() - started, 2)},
                 args, stale={}, dropped="",
             )
     store.record_sync(name, None)
