@@ -354,9 +354,21 @@ def main(argv: list[str]) -> int:
         "(bench/scale_variants.py; give --keep for the cache)",
     )
     parser.add_argument(
+        "--home",
+        help="measure this kept home in place (no build; bench/scale_server.py), with --catalog",
+    )
+    parser.add_argument("--catalog", help="the catalog file the kept --home was indexed from")
+    parser.add_argument(
+        "--server-pid", type=int, help="the Chroma server's process, to count its CPU too"
+    )
+    parser.add_argument(
         "--rows", help="format these JSON rows (one per line, as a run prints) instead of running"
     )
     args = parser.parse_args(argv)
+    if args.home:
+        from bench.scale_server import main as home_main
+
+        return home_main(args)
     if args.variants:
         return _variants_main(args.sizes, Path(args.keep or tempfile.mkdtemp()), args.label)
     base = json.loads(DEV_CATALOG.read_text())

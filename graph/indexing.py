@@ -10,14 +10,16 @@ import argparse
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from graph.deps import Deps, configured_index_name
+from graph.deps import DEFAULT_INDEX_FSWW, Deps, configured_index_name
 from stores.catalog.enrich import enrich_catalog, enrichment_fingerprint
 from stores.catalog.model import Catalog, ToolSpec
-from stores.catalog.store import keep_last_good
+from stores.catalog.store import SyncRecord, keep_last_good, source_digests
+from stores.retrieval.index import embedded_sync_stamp, index_config_key
 from stores.settings import zspace_home
 
 # zspace index: some MCP server failed; its last good tools were kept (stale), or none. Exit 1,
@@ -120,9 +122,28 @@ def command_index(args: argparse.Namespace) -> int:
     options = _openapi_options(args)
     if options is None:
         return 2
+    started = time.perf_counter()
     store = deps.catalog_store()
-    before = store.tool_counts(name)
     fingerprint = enrichment_fingerprint()
+    # Catalog files only (servers must be listed to know): unchanged files, enrichment and
+    # index state mean nothing to do, learnt from a digest per file instead of every record.
+    sources = None if args.mcp or openapi or args.reset else source_digests(args.catalog)
+    if sources is not None:
+        last = store.last_sync(name)
+        if (
+            last is not None
+            and (last.sources, last.fingerprint) == (sources, fingerprint)
+            and last.stamp == _index_stamp(deps)
+        ):
+            report = last.report
+            entries = int(report["indexed"]) + int(report["unchanged"])
+            return _print_counts(
+                {**report, "indexed": 0, "unchanged": entries, "removed": 0,
+                 "seconds": round(time.perf_counter() - started, 2)},
+                args, stale={}, dropped="",
+            )
+    store.record_sync(name, None)
+    before = store.tool_counts(name)
     catalog, stale = load_catalogs(
         args.catalog,
         args.mcp,
@@ -138,28 +159,37 @@ def command_index(args: argparse.Namespace) -> int:
         )
     index = deps.get_index()
     show = getattr(args, "progress", False) or (not args.json and sys.stderr.isatty())
-    report = index.sync(
+    synced = index.sync(
         catalog, progress=progress_bar("embedding") if show else None, reset=args.reset
     )
     store.save(name, catalog, fingerprint)
-    counts = {
-        "indexed": report.indexed,
-        "unchanged": report.unchanged,
-        "removed": report.removed,
-        "quarantined": report.quarantined,
-        "tools": report.tools,
-        "agents": report.agents,
-        "seconds": round(report.seconds, 2),
-        "stale": stale,
-    }
+    counts = synced.as_dict()
+    counts["seconds"] = round(synced.seconds, 2)
+    stamp = index.sync_stamp() if sources is not None and not stale else None
+    if stamp is not None and sources is not None:
+        store.record_sync(name, SyncRecord(sources, fingerprint, stamp, counts))
+    return _print_counts(counts, args, stale=stale, dropped=_dropped_sources(before, catalog))
+
+
+def _index_stamp(deps: Deps) -> str | None:
+    """The index's sync stamp; an embedded one's read without opening Chroma."""
+    if deps.index is not None or deps.chroma_url:
+        return deps.get_index().sync_stamp()
+    config = index_config_key(deps.get_embedder().name, DEFAULT_INDEX_FSWW)
+    return embedded_sync_stamp(deps.get_home() / "index", deps.index_name, config)
+
+
+def _print_counts(
+    counts: Mapping[str, Any], args: argparse.Namespace, *, stale: dict[str, Any], dropped: str
+) -> int:
+    """Print what ``zspace index`` did (and the JSON line with ``--json``); its exit status."""
     print(
-        f"indexed {report.indexed}, unchanged {report.unchanged}, removed {report.removed}, "
-        f"quarantined {report.quarantined} ({report.tools} tools, {report.agents} agents, "
-        f"{report.seconds:.1f} s)"
+        f"indexed {counts['indexed']}, unchanged {counts['unchanged']}, "
+        f"removed {counts['removed']}, quarantined {counts['quarantined']} "
+        f"({counts['tools']} tools, {counts['agents']} agents, {counts['seconds']:.1f} s)"
     )
-    for reason in report.quarantine_reasons:
+    for reason in counts.get("quarantine_reasons", []):
         print(f"  quarantined: {reason}")
-    dropped = _dropped_sources(before, catalog)
     if dropped:
         print(
             f"  removed every tool of {dropped}: not among this command's sources (`zspace index` "
@@ -167,7 +197,8 @@ def command_index(args: argparse.Namespace) -> int:
             "them all in one command, or --name NAME for a separate index)"
         )
     if args.json:
-        print(json.dumps(counts))
+        keys = ("indexed", "unchanged", "removed", "quarantined", "tools", "agents", "seconds")
+        print(json.dumps({**{key: counts[key] for key in keys}, "stale": stale}))
     return EXIT_INDEX_PARTIAL if stale else 0
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,41 @@ CREATE TABLE IF NOT EXISTS agents (
     name TEXT NOT NULL, id TEXT NOT NULL, position INTEGER NOT NULL,
     digest TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (name, id)
 );
+CREATE TABLE IF NOT EXISTS syncs (
+    name TEXT PRIMARY KEY, sources TEXT NOT NULL, fingerprint TEXT NOT NULL,
+    stamp TEXT NOT NULL, report TEXT NOT NULL
+);
 """
+
+
+@dataclass(frozen=True)
+class SyncRecord:
+    """What the last finished ``zspace index`` of catalog files saw and did.
+
+    ``sources``: each file's resolved path and content digest, in the command's order;
+    ``fingerprint``: how the tools were enriched; ``stamp``: the index's state after the
+    sync (``ToolIndex.sync_stamp``); ``report``: its counts, shown again by a no-op.
+    """
+
+    sources: tuple[tuple[str, str], ...]
+    fingerprint: str
+    stamp: str
+    report: dict[str, Any]
+
+
+def source_digests(paths: Sequence[str | Path]) -> tuple[tuple[str, str], ...] | None:
+    """Each catalog file's resolved path and SHA-256 digest; None when one is not a file.
+
+    A digest per file is what a no-op re-index reads instead of parsing every record.
+    """
+    digests: list[tuple[str, str]] = []
+    for given in paths:
+        path = Path(given).resolve()
+        if not path.is_file():
+            return None
+        with path.open("rb") as handle:
+            digests.append((str(path), hashlib.file_digest(handle, "sha256").hexdigest()))
+    return tuple(digests)
 
 
 @dataclass(frozen=True)
@@ -129,6 +163,28 @@ class CatalogStore:
             written += len(changed_agents)
             deleted += len(gone_agents)
         return SaveReport(written, deleted)
+
+    def last_sync(self, name: str) -> SyncRecord | None:
+        """The record of the last finished sync of catalog files under ``name``, if any."""
+        row = self._connection.execute(
+            "SELECT sources, fingerprint, stamp, report FROM syncs WHERE name = ?", (name,)
+        ).fetchone()
+        if row is None:
+            return None
+        sources = tuple((str(path), str(digest)) for path, digest in json.loads(row[0]))
+        return SyncRecord(sources, row[1], row[2], json.loads(row[3]))
+
+    def record_sync(self, name: str, record: SyncRecord | None) -> None:
+        """Remember ``record`` as the last sync of ``name``; None forgets it (a sync starts)."""
+        with self._connection:
+            if record is None:
+                self._connection.execute("DELETE FROM syncs WHERE name = ?", (name,))
+                return
+            self._connection.execute(
+                "INSERT OR REPLACE INTO syncs VALUES (?, ?, ?, ?, ?)",
+                (name, json.dumps(record.sources), record.fingerprint, record.stamp,
+                 json.dumps(record.report)),
+            )
 
     def reusable(self, name: str, fingerprint: str) -> dict[str, ToolSpec]:
         """Saved tools by raw key, to load an unchanged record without validating it again.

@@ -109,6 +109,33 @@ def make_chroma_client(path: Path | None = None, url: str | None = None) -> Any:
     return chromadb.PersistentClient(path=str(path), settings=settings)
 
 
+def index_config_key(embedder_name: str, index_fsww: FSWWParams | None) -> str:
+    """Key of everything besides content that decides an entry's vector."""
+    fsww = asdict(index_fsww) if index_fsww else None
+    return _short_hash({"embedder": embedder_name, "fsww": fsww, "v": 2})
+
+
+def embedded_sync_stamp(directory: Path, name: str, config_key: str) -> str | None:
+    """``ToolIndex(directory, name=name).sync_stamp()`` of an embedded index, Chroma unopened.
+
+    Importing and opening Chroma cost about 1 s CPU, most of a no-op ``zspace index``.
+    """
+    table_path = directory / "entries.sqlite"
+    if (
+        not table_path.is_file()
+        or not (directory / "chroma").is_dir()
+        or (directory / f"{name}.entries.json").is_file()  # an older table, migrated on open
+    ):
+        return None
+    table = EntryTable(table_path, name)
+    try:
+        if not table.sync_completed():
+            return None
+        return f"{config_key}:{table.generation_key()}"
+    finally:
+        table.close()
+
+
 def humanize_identifier(name: str) -> str:
     """Turn ``getUserById`` or ``create_order`` into words for embedding."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
@@ -209,8 +236,7 @@ class ToolIndex:
     @property
     def config_key(self) -> str:
         """Key of everything besides content that decides an entry's vector."""
-        fsww = asdict(self.index_fsww) if self.index_fsww else None
-        return _short_hash({"embedder": self.embedder.name, "fsww": fsww, "v": 2})
+        return index_config_key(self.embedder.name, self.index_fsww)
 
     def sync(
         self, catalog: Catalog, progress: ProgressCallback | None = None, reset: bool = False
@@ -295,6 +321,25 @@ class ToolIndex:
             agents=sum(1 for e in desired.values() if e.kind == "agent"),
             seconds=time.perf_counter() - started,
         )
+
+    def sync_stamp(self) -> str | None:
+        """Names the state the last finished sync left the index in; None when unsure.
+
+        The stamp changes with every write to the entries and with the embedding settings;
+        it is None while a sync is unfinished, when the embedded Chroma's files are gone, and
+        when a server's collection holds another number of entries than the table (another
+        client wrote to it). ``zspace index`` skips a re-index whose sources, enrichment and
+        stamp are those it recorded after its last sync (:func:`embedded_sync_stamp` reads
+        the same stamp of an embedded index without opening Chroma).
+        """
+        if self._verify_with_chroma or not self._table.sync_completed():
+            return None
+        if self._chroma_path is not None:
+            if not self._chroma_path.is_dir():
+                return None
+        elif self._collection.count() != self._table.count():
+            return None
+        return f"{self.config_key}:{self._table.generation_key()}"
 
     def _trust_table(self) -> bool:
         """Whether the entry table can stand for the embedded Chroma without asking it.
