@@ -59,8 +59,8 @@ class RetrievalConfig:
     evidence_k: int = 1
     # The agent's own document (name, description, tool names) counts this much of a tool
     # entry in its owner's score: it restates what the owner's tools already matched. Agent
-    # R@5 with step-wise queries 0.868 -> 0.872 at 2.5k tools, 0.806 -> 0.809 at 10k,
-    # 0.685 -> 0.687 at 100k (bench/results/scale.md).
+    # R@5 with step-wise queries 0.868 -> 0.872 at 2.5k tools, 0.806 -> 0.808 at 10k,
+    # 0.730 -> 0.731 at 30k, 0.687 unchanged at 100k (bench/results/scale.md).
     agent_document_weight: float = 0.7
     sibling_boost: float = 2.0
     # Look-alike providers: agent R@5 0.852 -> 0.854 at 2.5k tools, 0.747 -> 0.761 at 10k
