@@ -20,20 +20,21 @@ from typing import Any
 
 from bench.common import DEV_CATALOG, DEV_QUERIES
 
-_WHOLE: dict[str, Any] = {"stepwise": False}
+_WHOLE: dict[str, Any] = {"stepwise": False, "agent_document_weight": 1.0}
+_STEPS: dict[str, Any] = {"agent_document_weight": 1.0}
 _NO_LIFT: dict[str, Any] = {**_WHOLE, "name_boost": 0.0, "lookalike_threshold": 0.85}
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("agent graph only", {**_WHOLE, "name_boost": 0.0, "lookalike_threshold": 1.0}),
     ("named provider lift 0.5", {**_WHOLE, "name_boost": 0.5, "lookalike_threshold": 1.0}),
     ("look-alikes 0.85, demote 2", {**_NO_LIFT, "lookalike_demotion": 2}),
     ("lift 0.5 + look-alikes 0.90, demote 2 (previous default)", _WHOLE),
-    ("step-wise, k 1, each step's first 3", {"step_depth": 3}),
-    ("step-wise, k 1, each step's first 30", {"step_depth": 30}),
-    ("step-wise, k 3, each step's first 5", {"step_rrf_k": 3.0}),
-    ("step-wise, k 10, each step's first 5", {"step_rrf_k": 10.0}),
+    ("step-wise, k 1, each step's first 3", {**_STEPS, "step_depth": 3}),
+    ("step-wise, k 3, each step's first 5", {**_STEPS, "step_rrf_k": 3.0}),
     ("step-wise without look-alikes and lift",
-     {"name_boost": 0.0, "lookalike_threshold": 1.0}),
-    ("**step-wise, k 1, each step's first 5 (default)**", {}),
+     {**_STEPS, "name_boost": 0.0, "lookalike_threshold": 1.0}),
+    ("step-wise, k 1, each step's first 5 (previous default)", _STEPS),
+    ("step-wise, agent document weight 0.5", {"agent_document_weight": 0.5}),
+    ("**step-wise, agent document weight 0.7 (default)**", {}),
 ]
 
 
@@ -82,7 +83,8 @@ def _agents(index: Any, text: str, entities: Any, lexical: Any, config: Any) -> 
     from stores.retrieval.ranking import aggregate_agents, rank_providers
 
     agents = aggregate_agents(
-        entities, index, len(entities), config.agent_evidence, config.evidence_k
+        entities, index, len(entities), config.agent_evidence, config.evidence_k,
+        config.agent_document_weight,
     )
     return [a.agent for a in rank_providers(index, text, agents, entities, lexical, config)]
 
