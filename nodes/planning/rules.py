@@ -28,6 +28,12 @@ from nodes.planning.binding import (
     required_params,
     schema_properties,
 )
+from nodes.planning.clause_calls import (
+    clarifying_question,
+    completes_earlier_call,
+    follow_said_steps,
+    planned_already,
+)
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
     ScoredCandidate,
@@ -196,22 +202,22 @@ class RulePlanner:
                 "sub_intent": sub["id"],
                 "param": param,
                 "tool_id": spec.id,
-                "question": _question(sub, spec, param),
+                "question": clarifying_question(sub, spec, param),
             }
             draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
             return False
         keep_said_order(choice.calls[-1], draft.calls)
-        _follow_said_steps(sub, choice.calls[-1], draft)
+        follow_said_steps(sub, choice.calls[-1], draft)
         cores = [
             core
             for core in self._repeated_cores(sub, choice.calls[-1])
-            if not _planned_already(core, draft.calls)
+            if not planned_already(core, draft.calls)
         ]
         if not cores:
             # Another clause already makes this very call ("Can you help me solve them?").
             draft.decide(sub["id"], "covered", tool=spec.id)
             return True
-        completed = _completes_earlier_call(cores, draft.calls)
+        completed = completes_earlier_call(cores, draft.calls)
         if completed is not None:
             # "Create a profile named X with class Mage, set the starting level to 5": the
             # second clause only adds an argument to the first clause's call.
@@ -586,62 +592,6 @@ def _joined(text: str, own: Sequence[list[int]], other: Sequence[list[int]]) -> 
     return False
 
 
-def _follow_said_steps(sub: SubIntent, core: PlannedCall, draft: PlanDraft) -> None:
-    """A clause said to come after another ("then", a numbered step) waits for its calls."""
-    for earlier in sub.get("after") or []:
-        waited = [c["call_id"] for c in draft.calls if c["sub_intent_id"] == earlier]
-        core["depends_on"] = sorted({*core["depends_on"], *waited})
-
-
-def _completes_earlier_call(
-    cores: Sequence[PlannedCall], planned: Sequence[PlannedCall]
-) -> str | None:
-    """Merge a clause's one call into an earlier call of the same tool it only adds to.
-
-    The earlier call must agree on every argument both have; the arguments it lacks are
-    added to it. Returns the earlier call's id, or None when there is no such call.
-    """
-    if len(cores) != 1:
-        return None
-    core = cores[0]
-    for call in reversed(planned):
-        if call["role"] != "core" or call["tool_id"] != core["tool_id"]:
-            continue
-        if call["sub_intent_id"] == core["sub_intent_id"]:
-            return None
-        shared = set(call["args"]) & set(core["args"])
-        extra = set(core["args"]) - set(call["args"])
-        if not extra or not shared:
-            return None
-        if any(_source_key(call["args"][p]) != _source_key(core["args"][p]) for p in shared):
-            return None
-        for param in extra:
-            call["args"][param] = core["args"][param]
-        return str(call["call_id"])
-    return None
-
-
-def _source_key(source: ArgSource) -> str:
-    """What an argument is, whatever found it: its literal value or the output it reads."""
-    if "from_call" in source:
-        return f"{source['from_call']}.{source.get('field')}"
-    return repr(source.get("value"))
-
-
-def _planned_already(core: PlannedCall, planned: Sequence[PlannedCall]) -> bool:
-    """Whether another clause's core call has this tool and these literal arguments."""
-    mine = {k: repr(v.get("value")) for k, v in core["args"].items() if "from_call" not in v}
-    if len(mine) != len(core["args"]):
-        return False
-    return any(
-        call["role"] == "core"
-        and call["tool_id"] == core["tool_id"]
-        and call["sub_intent_id"] != core["sub_intent_id"]
-        and {k: repr(v.get("value")) for k, v in call["args"].items()} == mine
-        for call in planned
-    )
-
-
 def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
     """The ``key=value`` pairs written in this clause that are no parameter of the tool."""
     properties = schema_properties(spec)
@@ -688,12 +638,3 @@ def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
                 key = origin.split(":", 1)[-1]
                 (direct if call["role"] == "core" else through).add(key)
     return direct, through
-
-
-def _question(sub: SubIntent, spec: ToolSpec, param: str) -> str:
-    described = (schema_properties(spec).get(param) or {}).get("description")
-    hint = f" ({described})" if described else ""
-    return (
-        f"To {sub['text'].strip().rstrip('.')!r} I need a value for '{param}'{hint} "
-        f"of {spec.id}. What should it be?"
-    )
