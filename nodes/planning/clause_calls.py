@@ -2,7 +2,7 @@
 
 A clause said to come after another waits for its calls; a clause whose call another clause
 already makes, or only adds an argument to, is covered by it; the question asked for a value
-no clause gives.
+no clause gives, while the clauses that do not need it keep their calls.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from nodes.planning.binding import schema_properties
 from nodes.planning.draft import PlanDraft
 from nodes.state import ArgSource, PlannedCall, SubIntent
-from stores.catalog.model import ToolSpec
+from stores.catalog.model import Catalog, ToolSpec
 
 
 def follow_said_steps(sub: SubIntent, core: PlannedCall, draft: PlanDraft) -> None:
@@ -79,3 +79,55 @@ def clarifying_question(sub: SubIntent, spec: ToolSpec, param: str) -> str:
         f"To {sub['text'].strip().rstrip('.')!r} I need a value for '{param}'{hint} "
         f"of {spec.id}. What should it be?"
     )
+
+
+def settle_waiting(
+    draft: PlanDraft, waiting: Sequence[tuple[SubIntent, str]], catalog: Catalog
+) -> None:
+    """Cover, ask for or state the clauses that miss a value, keeping the others' calls.
+
+    A waiting clause whose tool another clause calls is covered by that call ("Can you
+    calculate the force in both scenarios?"). For the rest, the first still unasked value
+    becomes the plan's question; a value already asked and not given is a gap. The clauses
+    that do not need the answer keep their calls, so they run while the user is asked: only
+    a clause said to come after an asked one, or referring to it, waits (with every call
+    that needs its calls), never one planned on a guessed value.
+    """
+    called = {c["tool_id"] for c in draft.calls if c["role"] == "core"}
+    asked: set[str] = set()
+    for sub, tool in waiting:
+        if tool in called:
+            draft.decide(sub["id"], "covered", tool=tool)
+            continue
+        param = str((draft.decisions.get(sub["id"]) or {}).get("missing", ["value"])[0])
+        if f"{sub['id']}.{param}" in draft.request.clarifications:
+            draft.gaps.append(f"{sub['text']}: no usable value for '{param}' of {tool}")
+            draft.decide(sub["id"], "gap", tool=tool)
+            continue
+        asked.add(sub["id"])
+        if draft.question is None and tool in catalog.tools:
+            draft.question = {
+                "sub_intent": sub["id"],
+                "param": param,
+                "tool_id": tool,
+                "question": clarifying_question(sub, catalog.tools[tool], param),
+            }
+    _hold_what_waits_for(draft, asked)
+
+
+def _hold_what_waits_for(draft: PlanDraft, asked: set[str]) -> None:
+    """Drop the calls of clauses after or about an asked clause, and the calls needing them."""
+    held = set(asked)
+    for sub in draft.request.intent["sub_intents"]:
+        if sub["id"] in held or not held & {*(sub.get("after") or []), *sub["depends_on"]}:
+            continue
+        held.add(sub["id"])
+        waits_for = sorted(held & {*(sub.get("after") or []), *sub["depends_on"]})
+        draft.decide(sub["id"], "clarify_intent", waits_for=waits_for)
+    dropped = {c["call_id"] for c in draft.calls if c["sub_intent_id"] in held - asked}
+    for call in draft.calls:  # in plan order: a call comes after the calls it needs
+        if set(call["depends_on"]) & dropped:
+            dropped.add(call["call_id"])
+    draft.calls[:] = [c for c in draft.calls if c["call_id"] not in dropped]
+    for sub_id in held:
+        draft.core_by_sub.pop(sub_id, None)

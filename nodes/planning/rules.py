@@ -33,6 +33,7 @@ from nodes.planning.clause_calls import (
     completes_earlier_call,
     follow_said_steps,
     planned_already,
+    settle_waiting,
 )
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
@@ -112,28 +113,23 @@ class RulePlanner:
         return self.plan(PlanRequest.from_state(state))
 
     def plan(self, request: PlanRequest) -> PlanDraft:
-        """Decide every sub-intent of the request in order; a question stops the plan.
+        """Decide every sub-intent of the request in order.
 
         In a request of several clauses, a clause that misses a value ("Can you calculate
         the force in both scenarios?") waits until the others are decided: when another
         clause calls the same tool with its values, the clause is covered by that call and
-        nobody is asked. Otherwise the plan is made again clause by clause, asking.
+        nobody is asked. Otherwise its value is asked for, and the clauses that do not need
+        the answer keep their calls (:func:`~nodes.planning.clause_calls.settle_waiting`).
+        A single clause that misses a value asks for it.
         """
         subs = request.intent["sub_intents"]
+        draft = PlanDraft(request)
         if len(subs) > 1:
-            draft = PlanDraft(request)
             waiting: list[tuple[SubIntent, str]] = []
             for sub in subs:
                 self._decide(draft, sub, waiting=waiting)
-            if waiting and draft.question is None:
-                called = {c["tool_id"] for c in draft.calls if c["role"] == "core"}
-                if all(tool in called for _, tool in waiting):
-                    for sub, tool in waiting:
-                        draft.decide(sub["id"], "covered", tool=tool)
-                    return draft
-            elif draft.question is None:
-                return draft
-        draft = PlanDraft(request)
+            settle_waiting(draft, waiting, self.catalog)
+            return draft
         for sub in subs:
             if not self._decide(draft, sub):
                 break
