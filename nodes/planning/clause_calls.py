@@ -131,3 +131,79 @@ def _hold_what_waits_for(draft: PlanDraft, asked: set[str]) -> None:
     draft.calls[:] = [c for c in draft.calls if c["call_id"] not in dropped]
     for sub_id in held:
         draft.core_by_sub.pop(sub_id, None)
+
+
+# Where an argument's value came from (ArgSource origin prefixes): the clause's own words, or
+# another part of the request read because the clause lacked it.
+_OWN_ORIGINS = ("span:", "entity:", "clarification")
+_BORROWED_ORIGINS = ("elsewhere:", "request:")
+
+
+def fold_fragments(draft: PlanDraft) -> None:
+    """Fold a clause that only sets the scene for another clause's call into that call.
+
+    "I'm planning a trip and I'm interested in mountains. I'm in Tokyo and want the 5
+    tallest mountains within 200 km": the first clause picks the same tool as the second but
+    takes most of its values from elsewhere in the request. A clause's one call is such a
+    fragment when it borrows more values than it says itself, another clause calls the same
+    tool with values of its own for everything it borrowed, and none of its own values
+    contradicts that call; its own values that call lacks are added to it, and the clause is
+    covered. A clause that says its own different value ("then with an acceleration of 3")
+    keeps its call.
+    """
+    for call in list(draft.calls):
+        mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
+        if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls):
+            continue
+        own, borrowed = _own_and_borrowed(call)
+        if len(borrowed) <= len(own):
+            continue
+        host = _host_of(call, own, borrowed, draft.calls)
+        if host is None:
+            continue
+        for param in own:
+            host["args"].setdefault(param, call["args"][param])
+        draft.calls.remove(call)
+        draft.core_by_sub.pop(call["sub_intent_id"], None)
+        draft.decide(call["sub_intent_id"], "covered", tool=call["tool_id"],
+                     completes=host["call_id"])
+
+
+def _own_and_borrowed(call: PlannedCall) -> tuple[set[str], set[str]]:
+    """A call's arguments the clause said itself, and those read from elsewhere."""
+    own: set[str] = set()
+    borrowed: set[str] = set()
+    for param, source in call["args"].items():
+        origin = str(source.get("origin", ""))
+        if origin.startswith(_OWN_ORIGINS) or "from_call" in source:
+            own.add(param)
+        elif origin.startswith(_BORROWED_ORIGINS):
+            borrowed.add(param)
+    return own, borrowed
+
+
+def _host_of(
+    fragment: PlannedCall, own: set[str], borrowed: set[str], planned: Sequence[PlannedCall]
+) -> PlannedCall | None:
+    """Another clause's call of the same tool that says the fragment's borrowed values."""
+    for call in planned:
+        if (
+            call["role"] != "core"
+            or call["tool_id"] != fragment["tool_id"]
+            or call["sub_intent_id"] == fragment["sub_intent_id"]
+        ):
+            continue
+        host_own, host_borrowed = _own_and_borrowed(call)
+        if len(host_borrowed) >= len(host_own) or not borrowed <= host_own:
+            continue
+        if any(
+            p in call["args"] and source_key(call["args"][p]) != source_key(fragment["args"][p])
+            for p in own
+        ):
+            continue
+        return call
+    return None
+
+
+def _needed_by_others(call: PlannedCall, planned: Sequence[PlannedCall]) -> bool:
+    return any(call["call_id"] in c["depends_on"] for c in planned)

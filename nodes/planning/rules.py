@@ -31,6 +31,7 @@ from nodes.planning.binding import (
 from nodes.planning.clause_calls import (
     clarifying_question,
     completes_earlier_call,
+    fold_fragments,
     follow_said_steps,
     planned_already,
     settle_waiting,
@@ -128,6 +129,7 @@ class RulePlanner:
             waiting: list[tuple[SubIntent, str]] = []
             for sub in subs:
                 self._decide(draft, sub, waiting=waiting)
+            fold_fragments(draft)
             settle_waiting(draft, waiting, self.catalog)
             return draft
         for sub in subs:

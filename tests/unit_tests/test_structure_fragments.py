@@ -1,0 +1,80 @@
+"""A clause that only sets the scene for another clause's call is folded into that call.
+
+Before: "We are planning a game night after dinner; what are the odds of a total of 11 with
+2 dice?" read the first clause as a second call of the same tool, its values borrowed from
+anywhere in the request (the dinner's 25 minutes as the number of dice).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.planning.clause_calls import fold_fragments
+from nodes.planning.draft import PlanDraft, PlanRequest
+
+
+def _call(sub: str, **args: tuple[Any, str]) -> dict[str, Any]:
+    return {"call_id": f"{sub}.core", "sub_intent_id": sub, "tool_id": "t/dice_odds",
+            "role": "core", "depends_on": [], "side_effect": False,
+            "args": {p: {"value": v, "origin": o} for p, (v, o) in args.items()}}
+
+
+def _draft(*calls: dict[str, Any]) -> PlanDraft:
+    subs = [{"id": c["sub_intent_id"], "text": c["sub_intent_id"], "operation": "get",
+             "target": "", "keywords": [], "entities": {}, "depends_on": [],
+             "action": "call_api"} for c in calls]
+    intent = {"request": "", "sub_intents": subs, "entities": {}}
+    draft = PlanDraft(PlanRequest(intent=intent))  # type: ignore[arg-type]
+    for call in calls:
+        draft.add_calls(call["sub_intent_id"], [call])  # type: ignore[list-item]
+    return draft
+
+
+def _values(draft: PlanDraft) -> list[dict[str, Any]]:
+    return [{p: s.get("value") for p, s in c["args"].items()} for c in draft.calls]
+
+
+def test_a_clause_of_borrowed_values_is_covered_by_the_call_that_says_them() -> None:
+    draft = _draft(
+        _call("s1", dice=(25, "elsewhere:dice"), total=(11, "elsewhere:total")),
+        _call("s2", dice=(2, "span:dice"), total=(11, "span:total")),
+    )
+    fold_fragments(draft)
+    assert _values(draft) == [{"dice": 2, "total": 11}]
+    assert draft.decisions["s1"]["action"] == "covered"
+
+
+def test_the_fragment_s_own_value_joins_the_call_when_that_call_lacks_it() -> None:
+    draft = _draft(
+        _call("s1", sides=(6, "span:sides"), dice=(2, "elsewhere:dice"),
+              total=(11, "elsewhere:total")),
+        _call("s2", dice=(2, "span:dice"), total=(11, "span:total")),
+    )
+    fold_fragments(draft)
+    assert _values(draft) == [{"dice": 2, "total": 11, "sides": 6}]
+
+
+def test_a_clause_that_says_its_own_different_value_keeps_its_call() -> None:
+    # "odds of 11 with 2 dice and 6 sides; then the same with 8 sides"
+    draft = _draft(
+        _call("s1", dice=(2, "span:dice"), total=(11, "span:total"), sides=(6, "span:sides")),
+        _call("s2", sides=(8, "span:sides"), dice=(2, "elsewhere:dice"),
+              total=(11, "elsewhere:total")),
+    )
+    fold_fragments(draft)
+    assert len(draft.calls) == 2
+
+
+def test_a_call_whose_values_are_mostly_its_own_is_no_fragment() -> None:
+    draft = _draft(
+        _call("s1", dice=(3, "span:dice"), total=(11, "elsewhere:total")),
+        _call("s2", dice=(2, "span:dice"), total=(11, "span:total")),
+    )
+    fold_fragments(draft)
+    assert len(draft.calls) == 2
+
+
+def test_without_a_call_that_says_the_values_the_clause_keeps_its_call() -> None:
+    draft = _draft(_call("s1", dice=(25, "elsewhere:dice"), total=(11, "elsewhere:total")))
+    fold_fragments(draft)
+    assert len(draft.calls) == 1
