@@ -455,8 +455,11 @@ class RuleIntentParser:
                         # "advance order 17 to shipped, then to delivered": the verb carries over.
                         operation = referent[0]["operation"]
                 self._inherit_ids(entities, referent[0], referent[0]["target"])
-            elif not target and (clause.thing_pronoun or operation):
-                # "pay the order after creating it": the clause first in execution refers ahead.
+            elif not target and (
+                clause.thing_pronoun or (operation and not self._names_own_thing(clause))
+            ):
+                # "pay the order after creating it": the clause first in execution refers ahead;
+                # "find a recipe ..., then a restaurant ..." names its own thing and keeps it.
                 target = next((c.target for c in clauses[index + 1 :] if c.target), "")
 
             # "buy product 5" places an order, not "... check out" (operation_rewrites).
@@ -663,6 +666,8 @@ def _demonstrative(tokens: Sequence[str]) -> bool:
             preceding = tokens[index - 1] if index > 0 else ""
             if preceding in {"so", "such"}:
                 continue
+            if token == "that" and index > 1 and tokens[index - 2] in {"a", "an", "the"}:
+                continue  # "a recipe that uses chicken": a relative clause, no reference
             if following in {"", "one", "ones", "and", "too", "as", "then"} or following.isalpha():
                 return True
     return False
