@@ -149,7 +149,8 @@ def fold_fragments(draft: PlanDraft) -> None:
     tool with values of its own for everything it borrowed, and none of its own values
     contradicts that call; its own values that call lacks are added to it, and the clause is
     covered. A clause that says its own different value ("then with an acceleration of 3")
-    keeps its call.
+    keeps its call. Likewise a clause every value of which another clause's call already read
+    from it is a continuation of that clause, and covered by its call.
     """
     for call in list(draft.calls):
         mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
@@ -163,10 +164,49 @@ def fold_fragments(draft: PlanDraft) -> None:
             continue
         for param in own:
             host["args"].setdefault(param, call["args"][param])
-        draft.calls.remove(call)
-        draft.core_by_sub.pop(call["sub_intent_id"], None)
-        draft.decide(call["sub_intent_id"], "covered", tool=call["tool_id"],
-                     completes=host["call_id"])
+        _cover(draft, call, host)
+    for call in list(draft.calls):
+        # "the displacement of a car at 20 m/s and then accelerates at 10 m/s^2 for 5 s":
+        # the second clause only continues the first, whose call already took its values.
+        mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
+        if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls):
+            continue
+        said = {_value_key(call["args"][p]) for p in _own_and_borrowed(call)[0]}
+        host = next(
+            (
+                other
+                for other in draft.calls
+                if other["sub_intent_id"] != call["sub_intent_id"]
+                and other["role"] == "core"
+                and said
+                and said <= _borrowed_values(other)
+            ),
+            None,
+        )
+        if host is not None:
+            _cover(draft, call, host)
+
+
+def _cover(draft: PlanDraft, call: PlannedCall, host: PlannedCall) -> None:
+    """Drop a clause's one call: the clause is covered by ``host``."""
+    draft.calls.remove(call)
+    draft.core_by_sub.pop(call["sub_intent_id"], None)
+    draft.decide(call["sub_intent_id"], "covered", tool=call["tool_id"],
+                 completes=host["call_id"])
+
+
+def _value_key(source: ArgSource) -> str:
+    """A value compared across calls: numbers by magnitude (10 and 10.0 are one value)."""
+    value = source.get("value")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return repr(float(value))
+    return repr(value)
+
+
+def _borrowed_values(call: PlannedCall) -> set[str]:
+    """The values a call read from elsewhere in the request."""
+    borrowed = _own_and_borrowed(call)[1]
+    return {_value_key(call["args"][p]) for p in borrowed}
 
 
 def _own_and_borrowed(call: PlannedCall) -> tuple[set[str], set[str]]:
@@ -207,3 +247,39 @@ def _host_of(
 
 def _needed_by_others(call: PlannedCall, planned: Sequence[PlannedCall]) -> bool:
     return any(call["call_id"] in c["depends_on"] for c in planned)
+
+
+def repeat_over_referent(
+    sub: SubIntent, core: PlannedCall, planned: Sequence[PlannedCall]
+) -> list[PlannedCall]:
+    """One call per value of the clause it refers to, for a value it borrowed from there.
+
+    "The rainfall in Lisbon in 1990 and 2000; also the temperature there in those years":
+    the second clause refers to the first (``depends_on``) and reads its year from
+    elsewhere in the request; the first clause made one call per year, so the second does
+    too. A value the clause says itself is never repeated over.
+    """
+    borrowed = {
+        param: source
+        for param, source in core["args"].items()
+        if str(source.get("origin", "")).startswith("elsewhere:")
+    }
+    for referent in sub["depends_on"] if borrowed else []:
+        theirs = [c for c in planned if c["sub_intent_id"] == referent and c["role"] == "core"]
+        if len(theirs) < 2 or any(c["tool_id"] != theirs[0]["tool_id"] for c in theirs):
+            continue
+        for param, source in borrowed.items():
+            for their_param in theirs[0]["args"]:
+                values = [c["args"].get(their_param, {}).get("value") for c in theirs]
+                if repr(values[0]) != repr(source.get("value")) or None in values \
+                        or len({repr(v) for v in values}) < 2:
+                    continue
+                cores: list[PlannedCall] = []
+                for number, value in enumerate(values):
+                    repeated = PlannedCall(**core)
+                    if number:
+                        repeated["call_id"] = f"{core['call_id']}{number + 1}"
+                    repeated["args"] = {**core["args"], param: {**source, "value": value}}
+                    cores.append(repeated)
+                return cores
+    return [core]

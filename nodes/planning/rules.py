@@ -34,6 +34,7 @@ from nodes.planning.clause_calls import (
     fold_fragments,
     follow_said_steps,
     planned_already,
+    repeat_over_referent,
     settle_waiting,
 )
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
@@ -211,6 +212,8 @@ class RulePlanner:
             for core in self._repeated_cores(sub, choice.calls[-1])
             if not planned_already(core, draft.calls)
         ]
+        if len(cores) == 1:
+            cores = repeat_over_referent(sub, cores[0], draft.calls)
         if not cores:
             # Another clause already makes this very call ("Can you help me solve them?").
             draft.decide(sub["id"], "covered", tool=spec.id)
