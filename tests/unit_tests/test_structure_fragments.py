@@ -78,3 +78,25 @@ def test_without_a_call_that_says_the_values_the_clause_keeps_its_call() -> None
     draft = _draft(_call("s1", dice=(25, "elsewhere:dice"), total=(11, "elsewhere:total")))
     fold_fragments(draft)
     assert len(draft.calls) == 1
+
+
+def test_a_continuation_whose_values_another_call_already_took_is_covered() -> None:
+    # "the distance of a cyclist starting at 4 m/s and then speeding up at 2 m/s^2 for 6 s"
+    host = _call("s1", speed=(4, "span:speed"), accel=(2, "elsewhere:accel"),
+                 seconds=(6, "elsewhere:seconds"))
+    host["tool_id"] = "t/distance"
+    draft = _draft(host, _call("s2", speed=(2.0, "span:speed"), seconds=(6.0, "span:seconds"),
+                               accel=(2, "elsewhere:accel")))
+    fold_fragments(draft)
+    assert [c["tool_id"] for c in draft.calls] == ["t/distance"]
+    assert draft.decisions["s2"]["action"] == "covered"
+
+
+def test_a_clause_whose_values_were_not_all_taken_keeps_its_call() -> None:
+    # "the distance at 4 m/s for 6 s, then the final speed at 2 m/s^2 for 9 s"
+    host = _call("s1", speed=(4, "span:speed"), seconds=(6, "span:seconds"),
+                 accel=(2, "elsewhere:accel"))
+    host["tool_id"] = "t/distance"
+    draft = _draft(host, _call("s2", accel=(2, "span:accel"), seconds=(9, "span:seconds")))
+    fold_fragments(draft)
+    assert len(draft.calls) == 2
