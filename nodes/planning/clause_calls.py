@@ -90,8 +90,8 @@ def settle_waiting(
     calculate the force in both scenarios?"). For the rest, the first still unasked value
     becomes the plan's question; a value already asked and not given is a gap. The clauses
     that do not need the answer keep their calls, so they run while the user is asked: only
-    a clause said to come after an asked one, or referring to it, waits (with every call
-    that needs its calls), never one planned on a guessed value.
+    a clause referring to an asked one, or a write said to come after it, waits (with every
+    call that needs its calls); nothing is planned on a guessed value.
     """
     called = {c["tool_id"] for c in draft.calls if c["role"] == "core"}
     asked: set[str] = set()
@@ -116,14 +116,25 @@ def settle_waiting(
 
 
 def _hold_what_waits_for(draft: PlanDraft, asked: set[str]) -> None:
-    """Drop the calls of clauses after or about an asked clause, and the calls needing them."""
+    """Drop the calls that must wait for an asked clause, and the calls needing them.
+
+    A clause referring to an asked one waits; a clause only said to come after it ("then",
+    "after that") waits when it changes something (the said order of writes matters), while
+    its reads run.
+    """
     held = set(asked)
     for sub in draft.request.intent["sub_intents"]:
-        if sub["id"] in held or not held & {*(sub.get("after") or []), *sub["depends_on"]}:
+        if sub["id"] in held:
             continue
-        held.add(sub["id"])
-        waits_for = sorted(held & {*(sub.get("after") or []), *sub["depends_on"]})
-        draft.decide(sub["id"], "clarify_intent", waits_for=waits_for)
+        writes = any(
+            c["side_effect"] for c in draft.calls if c["sub_intent_id"] == sub["id"]
+        )
+        waits_for = sorted(
+            held & {*sub["depends_on"], *((sub.get("after") or []) if writes else [])}
+        )
+        if waits_for:
+            held.add(sub["id"])
+            draft.decide(sub["id"], "clarify_intent", waits_for=waits_for)
     dropped = {c["call_id"] for c in draft.calls if c["sub_intent_id"] in held - asked}
     for call in draft.calls:  # in plan order: a call comes after the calls it needs
         if set(call["depends_on"]) & dropped:

@@ -30,11 +30,18 @@ def test_an_independent_clause_is_planned_beside_the_question() -> None:
     assert draft.question["param"] in {"base", "height"}
 
 
-def test_a_clause_said_to_come_after_the_question_waits_for_it() -> None:
+def test_a_read_said_to_come_after_the_question_still_runs() -> None:
     draft = plan("Compute the area of a triangle, then get the weather in Lisbon.",
                  TRIANGLE, WEATHER)
-    assert calls(draft) == []
+    assert calls(draft) == [("get_weather", {"city": "Lisbon"})]
     assert draft.question is not None
+
+
+def test_a_clause_referring_to_the_asked_one_waits_for_it() -> None:
+    draft = plan("Compute the area of a triangle and get the weather in Lisbon for it.",
+                 TRIANGLE, WEATHER)
+    assert calls(draft) == [] and draft.question is not None
+    assert draft.decisions["s2"] == {"action": "clarify_intent", "waits_for": ["s1"]}
 
 
 def _state(question: dict[str, Any] | None, results: dict[str, Any]) -> dict[str, Any]:
@@ -70,3 +77,18 @@ async def test_the_independent_write_runs_before_the_interrupt_and_never_again(
     assert world.shop.count("products") == products + 1  # not again after the answer
     advanced = [r for r in state["results"].values() if r["tool_id"].endswith("advance_order_status")]
     assert [r["status"] for r in advanced] == ["ok"]
+
+
+async def test_a_write_said_to_come_after_the_question_waits_for_the_answer(
+    tmp_path: Path,
+) -> None:
+    world = World(tmp_path)
+    await world.run({"request": "create an order for account 123456"}, "setup")
+    products = world.shop.count("products")
+    await world.run({"request": "advance the order status to paid, then create a test product"},
+                    "ordered")
+    snapshot = await world.graph.aget_state({"configurable": {"thread_id": "ordered"}})
+    assert snapshot.next == ("clarify",)
+    assert world.shop.count("products") == products  # the user said: after the order
+    await world.run(Command(resume="1"), "ordered")
+    assert world.shop.count("products") == products + 1
