@@ -456,7 +456,7 @@ class RuleIntentParser:
                         operation = referent[0]["operation"]
                 self._inherit_ids(entities, referent[0], referent[0]["target"])
             elif not target and (
-                clause.thing_pronoun or (operation and not self._names_own_thing(clause))
+                clause.thing_pronoun or (operation and not self._has_own_words(clause))
             ):
                 # "pay the order after creating it": the clause first in execution refers ahead;
                 # "find a recipe ..., then a restaurant ..." names its own thing and keeps it.
@@ -547,6 +547,16 @@ class RuleIntentParser:
         if not clause.explicit_operation or clause.operation == "update":
             return False
         return any(k not in (clause.operation, clause.target) for k in clause.keywords)
+
+    def _has_own_words(self, clause: _Clause) -> bool:
+        """Whether a clause says words the lexicon does not know, whatever its verb.
+
+        "provide the exhibition details of the museum" does; "creating it" does not.
+        """
+        return any(
+            k not in (clause.operation, clause.target) and self.lexicon.canonical(k) is None
+            for k in clause.keywords
+        )
 
     def _has_id_for(self, entities: dict[str, Any], obj: str) -> bool:
         for key, value in entities.items():

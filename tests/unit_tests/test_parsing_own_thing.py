@@ -32,3 +32,11 @@ def test_a_clause_without_a_thing_of_its_own_still_refers_ahead() -> None:
 def test_a_demonstrative_still_points_back() -> None:
     subs = _targets("Create an order for account 123456 and then cancel that order")
     assert [target for _, target in subs] == ["order", "order"]
+
+
+def test_a_clause_without_a_known_verb_keeps_its_own_words_too() -> None:
+    first, second = _targets(
+        "Can you provide me with the exhibition details of the city museum for the next 2 "
+        "months and then tell me about the best Greek restaurants in Athens?"
+    )
+    assert first[1] == "" and second[1] == "shop"
