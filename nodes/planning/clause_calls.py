@@ -7,7 +7,7 @@ no clause gives, while the clauses that do not need it keep their calls.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from nodes.planning.binding import schema_properties
 from nodes.planning.draft import PlanDraft
@@ -150,7 +150,7 @@ _OWN_ORIGINS = ("span:", "entity:", "clarification")
 _BORROWED_ORIGINS = ("elsewhere:", "request:")
 
 
-def fold_fragments(draft: PlanDraft) -> None:
+def fold_fragments(draft: PlanDraft, says_operation: Callable[[SubIntent], bool]) -> None:
     """Fold a clause that only sets the scene for another clause's call into that call.
 
     "I'm planning a trip and I'm interested in mountains. I'm in Tokyo and want the 5
@@ -160,8 +160,9 @@ def fold_fragments(draft: PlanDraft) -> None:
     tool with values of its own for everything it borrowed, and none of its own values
     contradicts that call; its own values that call lacks are added to it, and the clause is
     covered. A clause that says its own different value ("then with an acceleration of 3")
-    keeps its call. Likewise a clause every value of which another clause's call already read
-    from it is a continuation of that clause, and covered by its call.
+    keeps its call. Likewise a clause that names no operation of its own (``says_operation``)
+    and every value of which an earlier clause's call already read from it is a
+    continuation of that clause, and covered by its call.
     """
     for call in list(draft.calls):
         mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
@@ -176,18 +177,23 @@ def fold_fragments(draft: PlanDraft) -> None:
         for param in own:
             host["args"].setdefault(param, call["args"][param])
         _cover(draft, call, host)
+    subs = list(draft.request.intent["sub_intents"])
     for call in list(draft.calls):
         # "the displacement of a car at 20 m/s and then accelerates at 10 m/s^2 for 5 s":
         # the second clause only continues the first, whose call already took its values.
         mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
         if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls):
             continue
+        sub = next(s for s in subs if s["id"] == call["sub_intent_id"])
+        if says_operation(sub):
+            continue
+        earlier = {s["id"] for s in subs[: subs.index(sub)]}
         said = {_value_key(call["args"][p]) for p in _own_and_borrowed(call)[0]}
         host = next(
             (
                 other
                 for other in draft.calls
-                if other["sub_intent_id"] != call["sub_intent_id"]
+                if other["sub_intent_id"] in earlier
                 and other["role"] == "core"
                 and said
                 and said <= _borrowed_values(other)

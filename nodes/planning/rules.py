@@ -54,6 +54,7 @@ from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
 from stores.language.entities import extract_entities
+from stores.language.keywords import tokenize
 from stores.language.lexicon import Lexicon
 from stores.language.vocabulary import domain_vocabulary
 from stores.retrieval.embeddings import Embedder
@@ -130,7 +131,7 @@ class RulePlanner:
             waiting: list[tuple[SubIntent, str]] = []
             for sub in subs:
                 self._decide(draft, sub, waiting=waiting)
-            fold_fragments(draft)
+            fold_fragments(draft, self._says_operation)
             settle_waiting(draft, waiting, self.catalog)
             return draft
         for sub in subs:
@@ -231,6 +232,10 @@ class RulePlanner:
                 draft.add_calls(sub["id"], [core])
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
+
+    def _says_operation(self, sub: SubIntent) -> bool:
+        """Whether a clause names an operation of the lexicon ("calculate", "find")."""
+        return any(m.kind == "operation" for m in self.lexicon.find_terms(tokenize(sub["text"])))
 
     def _coordinated_reads(
         self, draft: PlanDraft, sub: SubIntent, chosen: ToolSpec

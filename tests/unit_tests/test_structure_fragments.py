@@ -39,7 +39,7 @@ def test_a_clause_of_borrowed_values_is_covered_by_the_call_that_says_them() -> 
         _call("s1", dice=(25, "elsewhere:dice"), total=(11, "elsewhere:total")),
         _call("s2", dice=(2, "span:dice"), total=(11, "span:total")),
     )
-    fold_fragments(draft)
+    fold_fragments(draft, lambda sub: False)
     assert _values(draft) == [{"dice": 2, "total": 11}]
     assert draft.decisions["s1"]["action"] == "covered"
 
@@ -50,7 +50,7 @@ def test_the_fragment_s_own_value_joins_the_call_when_that_call_lacks_it() -> No
               total=(11, "elsewhere:total")),
         _call("s2", dice=(2, "span:dice"), total=(11, "span:total")),
     )
-    fold_fragments(draft)
+    fold_fragments(draft, lambda sub: False)
     assert _values(draft) == [{"dice": 2, "total": 11, "sides": 6}]
 
 
@@ -61,7 +61,7 @@ def test_a_clause_that_says_its_own_different_value_keeps_its_call() -> None:
         _call("s2", sides=(8, "span:sides"), dice=(2, "elsewhere:dice"),
               total=(11, "elsewhere:total")),
     )
-    fold_fragments(draft)
+    fold_fragments(draft, lambda sub: False)
     assert len(draft.calls) == 2
 
 
@@ -70,13 +70,13 @@ def test_a_call_whose_values_are_mostly_its_own_is_no_fragment() -> None:
         _call("s1", dice=(3, "span:dice"), total=(11, "elsewhere:total")),
         _call("s2", dice=(2, "span:dice"), total=(11, "span:total")),
     )
-    fold_fragments(draft)
+    fold_fragments(draft, lambda sub: False)
     assert len(draft.calls) == 2
 
 
 def test_without_a_call_that_says_the_values_the_clause_keeps_its_call() -> None:
     draft = _draft(_call("s1", dice=(25, "elsewhere:dice"), total=(11, "elsewhere:total")))
-    fold_fragments(draft)
+    fold_fragments(draft, lambda sub: False)
     assert len(draft.calls) == 1
 
 
@@ -87,7 +87,7 @@ def test_a_continuation_whose_values_another_call_already_took_is_covered() -> N
     host["tool_id"] = "t/distance"
     draft = _draft(host, _call("s2", speed=(2.0, "span:speed"), seconds=(6.0, "span:seconds"),
                                accel=(2, "elsewhere:accel")))
-    fold_fragments(draft)
+    fold_fragments(draft, lambda sub: False)
     assert [c["tool_id"] for c in draft.calls] == ["t/distance"]
     assert draft.decisions["s2"]["action"] == "covered"
 
@@ -98,5 +98,22 @@ def test_a_clause_whose_values_were_not_all_taken_keeps_its_call() -> None:
                  accel=(2, "elsewhere:accel"))
     host["tool_id"] = "t/distance"
     draft = _draft(host, _call("s2", accel=(2, "span:accel"), seconds=(9, "span:seconds")))
-    fold_fragments(draft)
+    fold_fragments(draft, lambda sub: False)
     assert len(draft.calls) == 2
+
+
+def test_a_clause_that_names_its_own_job_or_comes_first_keeps_its_call() -> None:
+    # "Calculate the final speed from 4 m/s, 2 m/s^2 and 6 s. Also compute the distance."
+    def draft() -> PlanDraft:
+        host = _call("s2", speed=(4, "elsewhere:speed"), accel=(2, "elsewhere:accel"),
+                     seconds=(6, "elsewhere:seconds"))
+        host["tool_id"] = "t/distance"
+        return _draft(_call("s1", speed=(4, "span:speed"), accel=(2, "span:accel"),
+                            seconds=(6, "span:seconds")), host)
+
+    first = draft()
+    fold_fragments(first, lambda sub: False)
+    assert len(first.calls) == 2
+    named = _draft(*draft().calls[::-1])
+    fold_fragments(named, lambda sub: True)
+    assert len(named.calls) == 2
