@@ -7,7 +7,9 @@ no clause gives, while the clauses that do not need it keep their calls.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from nodes.planning.binding import schema_properties
 from nodes.planning.draft import PlanDraft
@@ -57,17 +59,21 @@ def source_key(source: ArgSource) -> str:
     return repr(source.get("value"))
 
 
-def planned_already(core: PlannedCall, planned: Sequence[PlannedCall]) -> bool:
-    """Whether another clause's core call has this tool and these literal arguments."""
+def planned_already(core: PlannedCall, planned: Sequence[PlannedCall]) -> PlannedCall | None:
+    """Another clause's core call with this tool and these literal arguments, if any."""
     mine = {k: repr(v.get("value")) for k, v in core["args"].items() if "from_call" not in v}
     if len(mine) != len(core["args"]):
-        return False
-    return any(
-        call["role"] == "core"
-        and call["tool_id"] == core["tool_id"]
-        and call["sub_intent_id"] != core["sub_intent_id"]
-        and {k: repr(v.get("value")) for k, v in call["args"].items()} == mine
-        for call in planned
+        return None
+    return next(
+        (
+            call
+            for call in planned
+            if call["role"] == "core"
+            and call["tool_id"] == core["tool_id"]
+            and call["sub_intent_id"] != core["sub_intent_id"]
+            and {k: repr(v.get("value")) for k, v in call["args"].items()} == mine
+        ),
+        None,
     )
 
 
@@ -162,16 +168,19 @@ def fold_fragments(draft: PlanDraft, says_operation: Callable[[SubIntent], bool]
     covered. A clause that says its own different value ("then with an acceleration of 3")
     keeps its call. Likewise a clause that names no operation of its own (``says_operation``)
     and every value of which an earlier clause's call already read from it is a
-    continuation of that clause, and covered by its call.
+    continuation of that clause, and covered by its call. A call another clause makes too
+    (``PlanDraft.shared``: "the area of three circles, where the first has a radius of 5
+    ...") is never folded away.
     """
     for call in list(draft.calls):
         mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
-        if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls):
+        if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls) \
+                or call["call_id"] in draft.shared:
             continue
         own, borrowed = _own_and_borrowed(call)
         if len(borrowed) <= len(own):
             continue
-        host = _host_of(call, own, borrowed, draft.calls)
+        host = _host_of(call, own, borrowed, draft.calls, draft.request.intent["sub_intents"])
         if host is None:
             continue
         for param in own:
@@ -182,7 +191,8 @@ def fold_fragments(draft: PlanDraft, says_operation: Callable[[SubIntent], bool]
         # "the displacement of a car at 20 m/s and then accelerates at 10 m/s^2 for 5 s":
         # the second clause only continues the first, whose call already took its values.
         mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
-        if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls):
+        if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls) \
+                or call["call_id"] in draft.shared:
             continue
         sub = next(s for s in subs if s["id"] == call["sub_intent_id"])
         if says_operation(sub):
@@ -240,9 +250,18 @@ def _own_and_borrowed(call: PlannedCall) -> tuple[set[str], set[str]]:
 
 
 def _host_of(
-    fragment: PlannedCall, own: set[str], borrowed: set[str], planned: Sequence[PlannedCall]
+    fragment: PlannedCall,
+    own: set[str],
+    borrowed: set[str],
+    planned: Sequence[PlannedCall],
+    subs: Sequence[SubIntent],
 ) -> PlannedCall | None:
-    """Another clause's call of the same tool that says the fragment's borrowed values."""
+    """Another clause's call of the same tool that says the fragment's borrowed values.
+
+    A borrowed value the host's own clause says but the host does not use ("paid $5,000,000
+    ... might increase it to $6,000,000") is information the host dropped: no host then.
+    """
+    texts = {s["id"]: s["text"] for s in subs}
     for call in planned:
         if (
             call["role"] != "core"
@@ -258,8 +277,28 @@ def _host_of(
             for p in own
         ):
             continue
+        text = texts.get(call["sub_intent_id"], "")
+        if any(
+            source_key(call["args"][p]) != source_key(fragment["args"][p])
+            and _said_in(fragment["args"][p].get("value"), text)
+            for p in borrowed
+        ):
+            continue
         return call
     return None
+
+
+def _said_in(value: Any, text: str) -> bool:
+    """Whether a value is written in a text (numbers also with thousands separators)."""
+    if isinstance(value, list):
+        return bool(value) and all(_said_in(item, text) for item in value)
+    plain = re.sub(r"(?<=\d),(?=\d{3})", "", text).lower()
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, int | float):
+        number = f"{value:g}" if isinstance(value, float) else str(value)
+        return re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", plain) is not None
+    return str(value).lower() in plain
 
 
 def _needed_by_others(call: PlannedCall, planned: Sequence[PlannedCall]) -> bool:

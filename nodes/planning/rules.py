@@ -208,11 +208,13 @@ class RulePlanner:
             return False
         keep_said_order(choice.calls[-1], draft.calls)
         follow_said_steps(sub, choice.calls[-1], draft)
-        cores = [
-            core
-            for core in self._repeated_cores(sub, choice.calls[-1])
-            if not planned_already(core, draft.calls)
-        ]
+        cores = []
+        for core in self._repeated_cores(sub, choice.calls[-1]):
+            same = planned_already(core, draft.calls)
+            if same is None:
+                cores.append(core)
+            else:
+                draft.shared.add(same["call_id"])
         if len(cores) == 1:
             cores = repeat_over_referent(sub, cores[0], draft.calls)
         if not cores:

@@ -117,3 +117,28 @@ def test_a_clause_that_names_its_own_job_or_comes_first_keeps_its_call() -> None
     named = _draft(*draft().calls[::-1])
     fold_fragments(named, lambda sub: True)
     assert len(named.calls) == 2
+
+
+def test_a_call_another_clause_also_makes_is_no_fragment() -> None:
+    from tests.unit_tests.test_rule_planner_schema import INT, calls, plan
+
+    square = ("square_area", "The area of a square.",
+              {"side": {**INT, "description": "Side length"}}, ["side"])
+    draft = plan("What is the total area of three squares, where the first square has a side "
+                 "of 2 meters, the second a side of 3 meters, and the third a side of 4 meters?",
+                 square)
+    assert sorted(v["side"] for _, v in calls(draft)) == [2, 3, 4]
+
+
+def test_a_value_the_host_s_clause_says_but_drops_keeps_the_fragment() -> None:
+    # "Can you work out the odds for me? We rolled 2 dice for a total of 7, and might roll
+    # 3 dice for the same total."
+    draft = _draft(
+        _call("s1", dice=(2, "elsewhere:dice"), total=(7, "elsewhere:total")),
+        _call("s2", dice=(3, "span:dice"), total=(7, "span:total")),
+    )
+    draft.request.intent["sub_intents"][1]["text"] = (
+        "We rolled 2 dice for a total of 7, and might roll 3 dice for the same total."
+    )
+    fold_fragments(draft, lambda sub: False)
+    assert len(draft.calls) == 2
