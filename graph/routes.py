@@ -23,9 +23,13 @@ def route_after_parse(state: ZState) -> Literal["normalize", "synthesize"]:
 def route_after_plan(
     state: ZState,
 ) -> Literal["clarify", "retrieve", "execute", "check_alignment"]:
-    """Ask, search again, run the plan, or (nothing to run) check what is covered."""
+    """Ask, search again, run the plan, or (nothing to run) check what is covered.
+
+    The rule planner's calls that do not need the answer run before the question is asked
+    (a partial plan); the graph comes back here when they are done.
+    """
     if state.get("pending_question"):
-        return "clarify"
+        return "execute" if _runs_before_asking(state) else "clarify"
     if state.get("retry_subintents"):
         return "retrieve"
     if state.get("plan"):
@@ -47,8 +51,11 @@ def route_wave(
         return "reconcile"
     ready, _ = wave(state)
     if not ready:
-        # The model planner sees the results and takes its next turn until it answers.
+        # The model planner sees the results and takes its next turn until it answers; the
+        # rule planner's question waits for the calls that did not need its answer.
         if state.get("planner_transcript") and not state.get("planner_done"):
+            return "plan"
+        if state.get("pending_question") and not state.get("planner_transcript"):
             return "plan"
         return "check_alignment"
     if state.get("awaiting_approval"):
@@ -68,6 +75,14 @@ def route_wave(
         )
         for call in ready
     ]
+
+
+def _runs_before_asking(state: ZState) -> bool:
+    """Whether a question waits for planned calls that can run (or be skipped) without it."""
+    if state.get("planner_transcript"):
+        return False  # the model planner's question comes first, as the model asked it
+    ready, skipped = wave(state)
+    return bool(ready or skipped)
 
 
 def route_after_alignment(state: ZState) -> Literal["retrieve", "synthesize"]:

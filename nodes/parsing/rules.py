@@ -455,8 +455,11 @@ class RuleIntentParser:
                         # "advance order 17 to shipped, then to delivered": the verb carries over.
                         operation = referent[0]["operation"]
                 self._inherit_ids(entities, referent[0], referent[0]["target"])
-            elif not target and (clause.thing_pronoun or operation):
-                # "pay the order after creating it": the clause first in execution refers ahead.
+            elif not target and (
+                clause.thing_pronoun or (operation and not self._has_own_words(clause))
+            ):
+                # "pay the order after creating it": the clause first in execution refers ahead;
+                # "find a recipe ..., then a restaurant ..." names its own thing and keeps it.
                 target = next((c.target for c in clauses[index + 1 :] if c.target), "")
 
             # "buy product 5" places an order, not "... check out" (operation_rewrites).
@@ -544,6 +547,16 @@ class RuleIntentParser:
         if not clause.explicit_operation or clause.operation == "update":
             return False
         return any(k not in (clause.operation, clause.target) for k in clause.keywords)
+
+    def _has_own_words(self, clause: _Clause) -> bool:
+        """Whether a clause says words the lexicon does not know, whatever its verb.
+
+        "provide the exhibition details of the museum" does; "creating it" does not.
+        """
+        return any(
+            k not in (clause.operation, clause.target) and self.lexicon.canonical(k) is None
+            for k in clause.keywords
+        )
 
     def _has_id_for(self, entities: dict[str, Any], obj: str) -> bool:
         for key, value in entities.items():
@@ -663,6 +676,8 @@ def _demonstrative(tokens: Sequence[str]) -> bool:
             preceding = tokens[index - 1] if index > 0 else ""
             if preceding in {"so", "such"}:
                 continue
+            if token == "that" and index > 1 and tokens[index - 2] in {"a", "an", "the"}:
+                continue  # "a recipe that uses chicken": a relative clause, no reference
             if following in {"", "one", "ones", "and", "too", "as", "then"} or following.isalpha():
                 return True
     return False

@@ -61,6 +61,7 @@ class PlanDraft:
         gaps: Sub-intents the plan cannot cover, each said plainly (``gaps``).
         decisions: The decider's action per sub-intent, with its reasons (``decisions``).
         core_by_sub: The core call planned for each sub-intent so far.
+        shared: Calls another clause makes too (it was not planned twice).
     """
 
     request: PlanRequest
@@ -70,6 +71,7 @@ class PlanDraft:
     gaps: list[str] = field(default_factory=list)
     decisions: dict[str, dict[str, Any]] = field(default_factory=dict)
     core_by_sub: dict[str, str] = field(default_factory=dict)
+    shared: set[str] = field(default_factory=set)
 
     def decide(self, sub_id: str, action: str, **details: Any) -> None:
         """Record the decider's action for a sub-intent."""

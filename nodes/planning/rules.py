@@ -28,6 +28,15 @@ from nodes.planning.binding import (
     required_params,
     schema_properties,
 )
+from nodes.planning.clause_calls import (
+    clarifying_question,
+    completes_earlier_call,
+    fold_fragments,
+    follow_said_steps,
+    planned_already,
+    repeat_over_referent,
+    settle_waiting,
+)
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
     ScoredCandidate,
@@ -45,6 +54,7 @@ from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
 from stores.language.entities import extract_entities
+from stores.language.keywords import tokenize
 from stores.language.lexicon import Lexicon
 from stores.language.vocabulary import domain_vocabulary
 from stores.retrieval.embeddings import Embedder
@@ -106,28 +116,24 @@ class RulePlanner:
         return self.plan(PlanRequest.from_state(state))
 
     def plan(self, request: PlanRequest) -> PlanDraft:
-        """Decide every sub-intent of the request in order; a question stops the plan.
+        """Decide every sub-intent of the request in order.
 
         In a request of several clauses, a clause that misses a value ("Can you calculate
         the force in both scenarios?") waits until the others are decided: when another
         clause calls the same tool with its values, the clause is covered by that call and
-        nobody is asked. Otherwise the plan is made again clause by clause, asking.
+        nobody is asked. Otherwise its value is asked for, and the clauses that do not need
+        the answer keep their calls (:func:`~nodes.planning.clause_calls.settle_waiting`).
+        A single clause that misses a value asks for it.
         """
         subs = request.intent["sub_intents"]
+        draft = PlanDraft(request)
         if len(subs) > 1:
-            draft = PlanDraft(request)
             waiting: list[tuple[SubIntent, str]] = []
             for sub in subs:
                 self._decide(draft, sub, waiting=waiting)
-            if waiting and draft.question is None:
-                called = {c["tool_id"] for c in draft.calls if c["role"] == "core"}
-                if all(tool in called for _, tool in waiting):
-                    for sub, tool in waiting:
-                        draft.decide(sub["id"], "covered", tool=tool)
-                    return draft
-            elif draft.question is None:
-                return draft
-        draft = PlanDraft(request)
+            fold_fragments(draft, self._says_operation)
+            settle_waiting(draft, waiting, self.catalog)
+            return draft
         for sub in subs:
             if not self._decide(draft, sub):
                 break
@@ -196,22 +202,26 @@ class RulePlanner:
                 "sub_intent": sub["id"],
                 "param": param,
                 "tool_id": spec.id,
-                "question": _question(sub, spec, param),
+                "question": clarifying_question(sub, spec, param),
             }
             draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
             return False
         keep_said_order(choice.calls[-1], draft.calls)
-        _follow_said_steps(sub, choice.calls[-1], draft)
-        cores = [
-            core
-            for core in self._repeated_cores(sub, choice.calls[-1])
-            if not _planned_already(core, draft.calls)
-        ]
+        follow_said_steps(sub, choice.calls[-1], draft)
+        cores = []
+        for core in self._repeated_cores(sub, choice.calls[-1]):
+            same = planned_already(core, draft.calls)
+            if same is None:
+                cores.append(core)
+            else:
+                draft.shared.add(same["call_id"])
+        if len(cores) == 1:
+            cores = repeat_over_referent(sub, cores[0], draft.calls)
         if not cores:
             # Another clause already makes this very call ("Can you help me solve them?").
             draft.decide(sub["id"], "covered", tool=spec.id)
             return True
-        completed = _completes_earlier_call(cores, draft.calls)
+        completed = completes_earlier_call(cores, draft.calls)
         if completed is not None:
             # "Create a profile named X with class Mage, set the starting level to 5": the
             # second clause only adds an argument to the first clause's call.
@@ -224,6 +234,10 @@ class RulePlanner:
                 draft.add_calls(sub["id"], [core])
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
+
+    def _says_operation(self, sub: SubIntent) -> bool:
+        """Whether a clause names an operation of the lexicon ("calculate", "find")."""
+        return any(m.kind == "operation" for m in self.lexicon.find_terms(tokenize(sub["text"])))
 
     def _coordinated_reads(
         self, draft: PlanDraft, sub: SubIntent, chosen: ToolSpec
@@ -586,62 +600,6 @@ def _joined(text: str, own: Sequence[list[int]], other: Sequence[list[int]]) -> 
     return False
 
 
-def _follow_said_steps(sub: SubIntent, core: PlannedCall, draft: PlanDraft) -> None:
-    """A clause said to come after another ("then", a numbered step) waits for its calls."""
-    for earlier in sub.get("after") or []:
-        waited = [c["call_id"] for c in draft.calls if c["sub_intent_id"] == earlier]
-        core["depends_on"] = sorted({*core["depends_on"], *waited})
-
-
-def _completes_earlier_call(
-    cores: Sequence[PlannedCall], planned: Sequence[PlannedCall]
-) -> str | None:
-    """Merge a clause's one call into an earlier call of the same tool it only adds to.
-
-    The earlier call must agree on every argument both have; the arguments it lacks are
-    added to it. Returns the earlier call's id, or None when there is no such call.
-    """
-    if len(cores) != 1:
-        return None
-    core = cores[0]
-    for call in reversed(planned):
-        if call["role"] != "core" or call["tool_id"] != core["tool_id"]:
-            continue
-        if call["sub_intent_id"] == core["sub_intent_id"]:
-            return None
-        shared = set(call["args"]) & set(core["args"])
-        extra = set(core["args"]) - set(call["args"])
-        if not extra or not shared:
-            return None
-        if any(_source_key(call["args"][p]) != _source_key(core["args"][p]) for p in shared):
-            return None
-        for param in extra:
-            call["args"][param] = core["args"][param]
-        return str(call["call_id"])
-    return None
-
-
-def _source_key(source: ArgSource) -> str:
-    """What an argument is, whatever found it: its literal value or the output it reads."""
-    if "from_call" in source:
-        return f"{source['from_call']}.{source.get('field')}"
-    return repr(source.get("value"))
-
-
-def _planned_already(core: PlannedCall, planned: Sequence[PlannedCall]) -> bool:
-    """Whether another clause's core call has this tool and these literal arguments."""
-    mine = {k: repr(v.get("value")) for k, v in core["args"].items() if "from_call" not in v}
-    if len(mine) != len(core["args"]):
-        return False
-    return any(
-        call["role"] == "core"
-        and call["tool_id"] == core["tool_id"]
-        and call["sub_intent_id"] != core["sub_intent_id"]
-        and {k: repr(v.get("value")) for k, v in call["args"].items()} == mine
-        for call in planned
-    )
-
-
 def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
     """The ``key=value`` pairs written in this clause that are no parameter of the tool."""
     properties = schema_properties(spec)
@@ -688,12 +646,3 @@ def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
                 key = origin.split(":", 1)[-1]
                 (direct if call["role"] == "core" else through).add(key)
     return direct, through
-
-
-def _question(sub: SubIntent, spec: ToolSpec, param: str) -> str:
-    described = (schema_properties(spec).get(param) or {}).get("description")
-    hint = f" ({described})" if described else ""
-    return (
-        f"To {sub['text'].strip().rstrip('.')!r} I need a value for '{param}'{hint} "
-        f"of {spec.id}. What should it be?"
-    )

@@ -1,0 +1,341 @@
+"""How one clause's calls relate to the calls other clauses of the request already planned.
+
+A clause said to come after another waits for its calls; a clause whose call another clause
+already makes, or only adds an argument to, is covered by it; the question asked for a value
+no clause gives, while the clauses that do not need it keep their calls.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from nodes.planning.binding import schema_properties
+from nodes.planning.draft import PlanDraft
+from nodes.state import ArgSource, PlannedCall, SubIntent
+from stores.catalog.model import Catalog, ToolSpec
+
+
+def follow_said_steps(sub: SubIntent, core: PlannedCall, draft: PlanDraft) -> None:
+    """A clause said to come after another ("then", a numbered step) waits for its calls."""
+    for earlier in sub.get("after") or []:
+        waited = [c["call_id"] for c in draft.calls if c["sub_intent_id"] == earlier]
+        core["depends_on"] = sorted({*core["depends_on"], *waited})
+
+
+def completes_earlier_call(
+    cores: Sequence[PlannedCall], planned: Sequence[PlannedCall]
+) -> str | None:
+    """Merge a clause's one call into an earlier call of the same tool it only adds to.
+
+    The earlier call must agree on every argument both have; the arguments it lacks are
+    added to it. Returns the earlier call's id, or None when there is no such call.
+    """
+    if len(cores) != 1:
+        return None
+    core = cores[0]
+    for call in reversed(planned):
+        if call["role"] != "core" or call["tool_id"] != core["tool_id"]:
+            continue
+        if call["sub_intent_id"] == core["sub_intent_id"]:
+            return None
+        shared = set(call["args"]) & set(core["args"])
+        extra = set(core["args"]) - set(call["args"])
+        if not extra or not shared:
+            return None
+        if any(source_key(call["args"][p]) != source_key(core["args"][p]) for p in shared):
+            return None
+        for param in extra:
+            call["args"][param] = core["args"][param]
+        return str(call["call_id"])
+    return None
+
+
+def source_key(source: ArgSource) -> str:
+    """What an argument is, whatever found it: its literal value or the output it reads."""
+    if "from_call" in source:
+        return f"{source['from_call']}.{source.get('field')}"
+    return repr(source.get("value"))
+
+
+def planned_already(core: PlannedCall, planned: Sequence[PlannedCall]) -> PlannedCall | None:
+    """Another clause's core call with this tool and these literal arguments, if any."""
+    mine = {k: repr(v.get("value")) for k, v in core["args"].items() if "from_call" not in v}
+    if len(mine) != len(core["args"]):
+        return None
+    return next(
+        (
+            call
+            for call in planned
+            if call["role"] == "core"
+            and call["tool_id"] == core["tool_id"]
+            and call["sub_intent_id"] != core["sub_intent_id"]
+            and {k: repr(v.get("value")) for k, v in call["args"].items()} == mine
+        ),
+        None,
+    )
+
+
+def clarifying_question(sub: SubIntent, spec: ToolSpec, param: str) -> str:
+    """The question for a value of ``spec`` the clause needs and nobody gave."""
+    described = (schema_properties(spec).get(param) or {}).get("description")
+    hint = f" ({described})" if described else ""
+    return (
+        f"To {sub['text'].strip().rstrip('.')!r} I need a value for '{param}'{hint} "
+        f"of {spec.id}. What should it be?"
+    )
+
+
+def settle_waiting(
+    draft: PlanDraft, waiting: Sequence[tuple[SubIntent, str]], catalog: Catalog
+) -> None:
+    """Cover, ask for or state the clauses that miss a value, keeping the others' calls.
+
+    A waiting clause whose tool another clause calls is covered by that call ("Can you
+    calculate the force in both scenarios?"). For the rest, the first still unasked value
+    becomes the plan's question; a value already asked and not given is a gap. The clauses
+    that do not need the answer keep their calls, so they run while the user is asked: only
+    a clause referring to an asked one, or a write said to come after it, waits (with every
+    call that needs its calls); nothing is planned on a guessed value.
+    """
+    called = {c["tool_id"] for c in draft.calls if c["role"] == "core"}
+    asked: set[str] = set()
+    for sub, tool in waiting:
+        if tool in called:
+            draft.decide(sub["id"], "covered", tool=tool)
+            continue
+        param = str((draft.decisions.get(sub["id"]) or {}).get("missing", ["value"])[0])
+        if f"{sub['id']}.{param}" in draft.request.clarifications:
+            draft.gaps.append(f"{sub['text']}: no usable value for '{param}' of {tool}")
+            draft.decide(sub["id"], "gap", tool=tool)
+            continue
+        asked.add(sub["id"])
+        if draft.question is None and tool in catalog.tools:
+            draft.question = {
+                "sub_intent": sub["id"],
+                "param": param,
+                "tool_id": tool,
+                "question": clarifying_question(sub, catalog.tools[tool], param),
+            }
+    _hold_what_waits_for(draft, asked)
+
+
+def _hold_what_waits_for(draft: PlanDraft, asked: set[str]) -> None:
+    """Drop the calls that must wait for an asked clause, and the calls needing them.
+
+    A clause referring to an asked one waits; a clause only said to come after it ("then",
+    "after that") waits when it changes something (the said order of writes matters), while
+    its reads run.
+    """
+    held = set(asked)
+    for sub in draft.request.intent["sub_intents"]:
+        if sub["id"] in held:
+            continue
+        writes = any(
+            c["side_effect"] for c in draft.calls if c["sub_intent_id"] == sub["id"]
+        )
+        waits_for = sorted(
+            held & {*sub["depends_on"], *((sub.get("after") or []) if writes else [])}
+        )
+        if waits_for:
+            held.add(sub["id"])
+            draft.decide(sub["id"], "clarify_intent", waits_for=waits_for)
+    dropped = {c["call_id"] for c in draft.calls if c["sub_intent_id"] in held - asked}
+    for call in draft.calls:  # in plan order: a call comes after the calls it needs
+        if set(call["depends_on"]) & dropped:
+            dropped.add(call["call_id"])
+    draft.calls[:] = [c for c in draft.calls if c["call_id"] not in dropped]
+    for sub_id in held:
+        draft.core_by_sub.pop(sub_id, None)
+
+
+# Where an argument's value came from (ArgSource origin prefixes): the clause's own words, or
+# another part of the request read because the clause lacked it.
+_OWN_ORIGINS = ("span:", "entity:", "clarification")
+_BORROWED_ORIGINS = ("elsewhere:", "request:")
+
+
+def fold_fragments(draft: PlanDraft, says_operation: Callable[[SubIntent], bool]) -> None:
+    """Fold a clause that only sets the scene for another clause's call into that call.
+
+    "I'm planning a trip and I'm interested in mountains. I'm in Tokyo and want the 5
+    tallest mountains within 200 km": the first clause picks the same tool as the second but
+    takes most of its values from elsewhere in the request. A clause's one call is such a
+    fragment when it borrows more values than it says itself, another clause calls the same
+    tool with values of its own for everything it borrowed, and none of its own values
+    contradicts that call; its own values that call lacks are added to it, and the clause is
+    covered. A clause that says its own different value ("then with an acceleration of 3")
+    keeps its call. Likewise a clause that names no operation of its own (``says_operation``)
+    and every value of which an earlier clause's call already read from it is a
+    continuation of that clause, and covered by its call. A call another clause makes too
+    (``PlanDraft.shared``: "the area of three circles, where the first has a radius of 5
+    ...") is never folded away.
+    """
+    for call in list(draft.calls):
+        mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
+        if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls) \
+                or call["call_id"] in draft.shared:
+            continue
+        own, borrowed = _own_and_borrowed(call)
+        if len(borrowed) <= len(own):
+            continue
+        host = _host_of(call, own, borrowed, draft.calls, draft.request.intent["sub_intents"])
+        if host is None:
+            continue
+        for param in own:
+            host["args"].setdefault(param, call["args"][param])
+        _cover(draft, call, host)
+    subs = list(draft.request.intent["sub_intents"])
+    for call in list(draft.calls):
+        # "the displacement of a car at 20 m/s and then accelerates at 10 m/s^2 for 5 s":
+        # the second clause only continues the first, whose call already took its values.
+        mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
+        if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls) \
+                or call["call_id"] in draft.shared:
+            continue
+        sub = next(s for s in subs if s["id"] == call["sub_intent_id"])
+        if says_operation(sub):
+            continue
+        earlier = {s["id"] for s in subs[: subs.index(sub)]}
+        said = {_value_key(call["args"][p]) for p in _own_and_borrowed(call)[0]}
+        host = next(
+            (
+                other
+                for other in draft.calls
+                if other["sub_intent_id"] in earlier
+                and other["role"] == "core"
+                and said
+                and said <= _borrowed_values(other)
+            ),
+            None,
+        )
+        if host is not None:
+            _cover(draft, call, host)
+
+
+def _cover(draft: PlanDraft, call: PlannedCall, host: PlannedCall) -> None:
+    """Drop a clause's one call: the clause is covered by ``host``."""
+    draft.calls.remove(call)
+    draft.core_by_sub.pop(call["sub_intent_id"], None)
+    draft.decide(call["sub_intent_id"], "covered", tool=call["tool_id"],
+                 completes=host["call_id"])
+
+
+def _value_key(source: ArgSource) -> str:
+    """A value compared across calls: numbers by magnitude (10 and 10.0 are one value)."""
+    value = source.get("value")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return repr(float(value))
+    return repr(value)
+
+
+def _borrowed_values(call: PlannedCall) -> set[str]:
+    """The values a call read from elsewhere in the request."""
+    borrowed = _own_and_borrowed(call)[1]
+    return {_value_key(call["args"][p]) for p in borrowed}
+
+
+def _own_and_borrowed(call: PlannedCall) -> tuple[set[str], set[str]]:
+    """A call's arguments the clause said itself, and those read from elsewhere."""
+    own: set[str] = set()
+    borrowed: set[str] = set()
+    for param, source in call["args"].items():
+        origin = str(source.get("origin", ""))
+        if origin.startswith(_OWN_ORIGINS) or "from_call" in source:
+            own.add(param)
+        elif origin.startswith(_BORROWED_ORIGINS):
+            borrowed.add(param)
+    return own, borrowed
+
+
+def _host_of(
+    fragment: PlannedCall,
+    own: set[str],
+    borrowed: set[str],
+    planned: Sequence[PlannedCall],
+    subs: Sequence[SubIntent],
+) -> PlannedCall | None:
+    """Another clause's call of the same tool that says the fragment's borrowed values.
+
+    A borrowed value the host's own clause says but the host does not use ("paid $5,000,000
+    ... might increase it to $6,000,000") is information the host dropped: no host then.
+    """
+    texts = {s["id"]: s["text"] for s in subs}
+    for call in planned:
+        if (
+            call["role"] != "core"
+            or call["tool_id"] != fragment["tool_id"]
+            or call["sub_intent_id"] == fragment["sub_intent_id"]
+        ):
+            continue
+        host_own, host_borrowed = _own_and_borrowed(call)
+        if len(host_borrowed) >= len(host_own) or not borrowed <= host_own:
+            continue
+        if any(
+            p in call["args"] and source_key(call["args"][p]) != source_key(fragment["args"][p])
+            for p in own
+        ):
+            continue
+        text = texts.get(call["sub_intent_id"], "")
+        if any(
+            source_key(call["args"][p]) != source_key(fragment["args"][p])
+            and _said_in(fragment["args"][p].get("value"), text)
+            for p in borrowed
+        ):
+            continue
+        return call
+    return None
+
+
+def _said_in(value: Any, text: str) -> bool:
+    """Whether a value is written in a text (numbers also with thousands separators)."""
+    if isinstance(value, list):
+        return bool(value) and all(_said_in(item, text) for item in value)
+    plain = re.sub(r"(?<=\d),(?=\d{3})", "", text).lower()
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, int | float):
+        number = f"{value:g}" if isinstance(value, float) else str(value)
+        return re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", plain) is not None
+    return str(value).lower() in plain
+
+
+def _needed_by_others(call: PlannedCall, planned: Sequence[PlannedCall]) -> bool:
+    return any(call["call_id"] in c["depends_on"] for c in planned)
+
+
+def repeat_over_referent(
+    sub: SubIntent, core: PlannedCall, planned: Sequence[PlannedCall]
+) -> list[PlannedCall]:
+    """One call per value of the clause it refers to, for a value it borrowed from there.
+
+    "The rainfall in Lisbon in 1990 and 2000; also the temperature there in those years":
+    the second clause refers to the first (``depends_on``) and reads its year from
+    elsewhere in the request; the first clause made one call per year, so the second does
+    too. A value the clause says itself is never repeated over.
+    """
+    borrowed = {
+        param: source
+        for param, source in core["args"].items()
+        if str(source.get("origin", "")).startswith("elsewhere:")
+    }
+    for referent in sub["depends_on"] if borrowed else []:
+        theirs = [c for c in planned if c["sub_intent_id"] == referent and c["role"] == "core"]
+        if len(theirs) < 2 or any(c["tool_id"] != theirs[0]["tool_id"] for c in theirs):
+            continue
+        for param, source in borrowed.items():
+            for their_param in theirs[0]["args"]:
+                values = [c["args"].get(their_param, {}).get("value") for c in theirs]
+                if repr(values[0]) != repr(source.get("value")) or None in values \
+                        or len({repr(v) for v in values}) < 2:
+                    continue
+                cores: list[PlannedCall] = []
+                for number, value in enumerate(values):
+                    repeated = PlannedCall(**core)
+                    if number:
+                        repeated["call_id"] = f"{core['call_id']}{number + 1}"
+                    repeated["args"] = {**core["args"], param: {**source, "value": value}}
+                    cores.append(repeated)
+                return cores
+    return [core]
