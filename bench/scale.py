@@ -197,17 +197,25 @@ def _index_quietly(catalog_path: Path, name: str = "default") -> dict[str, Any]:
 
 
 def _child_seconds(
-    command: list[str], env: dict[str, str], runs: int = 3
+    command: list[str], env: dict[str, str], runs: int = 3,
+    outputs: list[str] | None = None,
 ) -> tuple[float, float]:
-    """Best wall time and best CPU time (user + system) of a child process over ``runs``."""
+    """Best wall time and best CPU time (user + system) of a child process over ``runs``.
+
+    What each run printed is appended to ``outputs`` when given (for its counts).
+    """
     walls, cpus = [], []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        subprocess.run(command, env=env, capture_output=True, check=True, cwd=REPO)
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, check=True, cwd=REPO
+        )
         walls.append(time.perf_counter() - started)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        if outputs is not None:
+            outputs.append(done.stdout)
     return min(walls), min(cpus)
 
 

@@ -16,13 +16,13 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from bench.common import DEV_QUERIES, REPO, machine_line, write_result
+from bench.scale import _child_seconds as _scale_child_seconds
 from bench.scale import _index_quietly, _merge_section
 from graph.deps import configured_index_name
 from stores.catalog.store import CatalogStore
@@ -34,19 +34,8 @@ _LAST_OUTPUT: list[str] = []  # what each child printed, for its counts
 def _child_seconds(
     command: list[str], env: dict[str, str], runs: int = 3
 ) -> tuple[float, float]:
-    """Best wall time and best CPU time (user + system) of a child process over ``runs``."""
-    walls, cpus = [], []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        started = time.perf_counter()
-        done = subprocess.run(
-            command, env=env, capture_output=True, text=True, check=True, cwd=REPO
-        )
-        walls.append(time.perf_counter() - started)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-        _LAST_OUTPUT.append(done.stdout)
-    return min(walls), min(cpus)
+    """``bench.scale``'s child timing, keeping what each child printed in ``_LAST_OUTPUT``."""
+    return _scale_child_seconds(command, env, runs, outputs=_LAST_OUTPUT)
 
 
 def _server_cpu(pid: int | None) -> float:
