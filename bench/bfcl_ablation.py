@@ -31,6 +31,7 @@ def _first_set_only(original: Callable[..., list[dict[str, Any]]]) -> Callable[.
 
 def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextManager[Any]]]]:
     """Component name → (what is switched off, a context manager that switches it off)."""
+    from graph import routes
     from nodes.parsing import splitting
     from nodes.planning import eligibility, param_fit, rules, schema_binder
 
@@ -95,6 +96,22 @@ def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextM
         "argument groups": (
             "the text is not cut into one argument set per group or clause",
             lambda: patches((schema_binder, "repeated_sets", lambda *a, **k: None)),
+        ),
+        "gate by given values": (
+            "a read-only tool is not admitted on partial fit when the request gives its values",
+            lambda: patches((eligibility, "gives_its_values", lambda *a, **k: False)),
+        ),
+        "units": (
+            "a measure is neither checked against nor converted to a parameter's stated unit",
+            lambda: patches((param_fit, "measured_units", lambda *a, **k: None)),
+        ),
+        "fold fragments": (
+            "a scene-setting or continuation clause keeps its own call",
+            lambda: patches((rules, "fold_fragments", lambda *a, **k: None)),
+        ),
+        "partial plan": (
+            "a question stops every clause: nothing runs before it is answered",
+            lambda: patches((routes, "_runs_before_asking", lambda *a, **k: False)),
         ),
     }
 

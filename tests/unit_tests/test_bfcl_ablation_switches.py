@@ -18,6 +18,7 @@ def test_each_switch_patches_an_existing_target(name: str) -> None:
         pass
 
 
-def test_the_components_of_the_last_sessions_are_switchable() -> None:
+def test_the_components_of_recent_sessions_are_switchable() -> None:
     assert {"relevance by meaning", "statements as context", "coordinated reads",
-            "argument groups", "relevance gate", "list -> calls"} <= set(_switches())
+            "argument groups", "relevance gate", "list -> calls", "gate by given values",
+            "units", "fold fragments", "partial plan"} <= set(_switches())
