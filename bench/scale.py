@@ -340,6 +340,24 @@ def _merge_section(existing: str, label: str, section: str) -> str:
     return (head + "".join(p.rstrip() + "\n\n" for p in [*kept, section])).rstrip() + "\n"
 
 
+def write_section(
+    name: str, header: str, label: str, command: str, lines: list[str]
+) -> tuple[str, str]:
+    """Write (or replace) the ``## label`` section of ``bench/results/NAME``, keeping the others.
+
+    Returns the section and the whole file's text.
+    """
+    section = "\n".join(
+        [f"## {label}", "", f"{machine_line()}. Command: `{command} --label {label}`.",
+         "", *lines]
+    )
+    path = REPO / "bench" / "results" / name
+    existing = path.read_text() if path.is_file() else header
+    text = _merge_section(existing, label, section)
+    write_result(name, text)
+    return section, text
+
+
 def main(argv: list[str]) -> int:
     """Run the scale benchmark and write bench/results/scale.md."""
     parser = argparse.ArgumentParser(prog="python -m bench scale")
@@ -399,11 +417,6 @@ def main(argv: list[str]) -> int:
     command = f"python -m bench scale --sizes {' '.join(map(str, args.sizes))}"
     command += " --no-bare" if args.no_bare else ""
     command += f" --chroma-url {args.chroma_url}" if args.chroma_url else ""
-    section = "\n".join(
-        [f"## {args.label}", "", f"{machine_line()}. Command: `{command} --label {args.label}`.",
-         "", *format_rows(rows)]
-    )
-    path = REPO / "bench" / "results" / "scale.md"
     header = (
         "# Indexing and retrieval at size\n\n"
         "StableToolBench's 2,490 tools grown with seeded distractor providers (restyled clones "
@@ -413,9 +426,7 @@ def main(argv: list[str]) -> int:
         "in a child process minus `python -c \"import chromadb, numpy\"` (best of 3); bare "
         "embedding is one `embed` call over the same entry texts in the same run.\n\n"
     )
-    existing = path.read_text() if path.is_file() else header
-    text = _merge_section(existing, args.label, section)
-    write_result("scale.md", text)
+    _section, text = write_section("scale.md", header, args.label, command, format_rows(rows))
     print(text)
     print(json.dumps({"median_agent_r5": statistics.median(r["agent_r5"] for r in rows)}))
     return 0

@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import DEV_QUERIES, REPO, machine_line, write_result
+from bench.common import DEV_QUERIES, REPO
 from bench.scale import _child_seconds as _scale_child_seconds
-from bench.scale import _index_quietly, _merge_section
+from bench.scale import _index_quietly, write_section
 from graph.deps import configured_index_name
 from stores.catalog.store import CatalogStore
 
@@ -176,18 +176,14 @@ def main(args: argparse.Namespace) -> int:
     command = f"python -m bench scale --home {home} --catalog {catalog_path}"
     command += f" --chroma-url {args.chroma_url}" if args.chroma_url else ""
     command += " --server-pid PID" if args.server_pid else ""
-    section = "\n".join(
-        [f"## {args.label}", "", f"{machine_line()}. Command: `{command} --label {args.label}`.",
-         "", *format_home_rows(rows)]
-    )
-    path = REPO / "bench" / "results" / "scale_server.md"
     header = (
         "# A kept index on a Chroma server\n\n"
         "Figures of an index built once and kept (`python -m bench scale --keep`), measured "
         "in place by `bench/scale_server.py`; nothing is embedded again but the one changed "
         "tool.\n\n"
     )
-    existing = path.read_text() if path.is_file() else header
-    write_result("scale_server.md", _merge_section(existing, args.label, section))
+    section, _text = write_section(
+        "scale_server.md", header, args.label, command, format_home_rows(rows)
+    )
     print(section)
     return 0
