@@ -121,7 +121,8 @@ def build_graph(deps: Deps | None = None) -> StateGraph[ZState, Context, InputSt
     builder.add_conditional_edges("plan", route_after_plan)
     builder.add_edge("clarify", "plan")
     builder.add_conditional_edges(
-        "execute", route_wave, ["call_tool", "approve", "reconcile", "plan", "check_alignment"]
+        "execute", route_wave,
+        ["call_tool", "approve", "reconcile", "plan", "clarify", "check_alignment"],
     )
     builder.add_edge("call_tool", "execute")
     builder.add_edge("approve", "execute")

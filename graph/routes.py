@@ -25,8 +25,9 @@ def route_after_plan(
 ) -> Literal["clarify", "retrieve", "execute", "check_alignment"]:
     """Ask, search again, run the plan, or (nothing to run) check what is covered.
 
-    The rule planner's calls that do not need the answer run before the question is asked
-    (a partial plan); the graph comes back here when they are done.
+    The planned calls that do not need the answer run before the question is asked (a
+    partial plan): the rule planner's graph comes back here when they are done, the model
+    planner's goes to ``clarify`` (its calls beside the question cannot refer to the answer).
     """
     if state.get("pending_question"):
         return "execute" if _runs_before_asking(state) else "clarify"
@@ -39,7 +40,7 @@ def route_after_plan(
 
 def route_wave(
     state: ZState,
-) -> list[Send] | Literal["approve", "reconcile", "plan", "check_alignment"]:
+) -> list[Send] | Literal["approve", "reconcile", "plan", "clarify", "check_alignment"]:
     """Fan the ready calls out, stop for approval or reconciliation, re-plan, or finish.
 
     With the model planner, a finished wave goes back to ``plan`` for the model's next turn.
@@ -54,7 +55,7 @@ def route_wave(
         # The model planner sees the results and takes its next turn until it answers; the
         # rule planner's question waits for the calls that did not need its answer.
         if state.get("planner_transcript") and not state.get("planner_done"):
-            return "plan"
+            return "clarify" if state.get("pending_question") else "plan"
         if state.get("pending_question") and not state.get("planner_transcript"):
             return "plan"
         return "check_alignment"
@@ -79,8 +80,6 @@ def route_wave(
 
 def _runs_before_asking(state: ZState) -> bool:
     """Whether a question waits for planned calls that can run (or be skipped) without it."""
-    if state.get("planner_transcript"):
-        return False  # the model planner's question comes first, as the model asked it
     ready, skipped = wave(state)
     return bool(ready or skipped)
 

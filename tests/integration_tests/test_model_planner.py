@@ -239,3 +239,45 @@ def test_a_model_that_does_not_answer_in_time_is_stated(tmp_path: Path) -> None:
     assert world.shop.calls == {}
     assert "planning stopped: the chat model could not be called" in state["answer"]
     assert "Timeout" in state["answer"]
+
+
+@pytest.mark.timeout(120)
+def test_the_models_calls_beside_its_question_run_before_it_is_asked(tmp_path: Path) -> None:
+    """A turn with calls and a question: the calls cannot need the answer, so they run first.
+
+    Before, the question came first and the product waited for an answer that may never come.
+    """
+    def reply(body: dict[str, Any]) -> Reply:
+        if not is_planner(body):
+            return intent_reply(body)
+        tool_texts = [m["content"] for m in body["messages"] if m.get("role") == "tool"]
+        if not tool_texts:
+            return Reply(tool_calls=[
+                ("shop__create_product", {"name": "Test product"}),
+                (ASK, {"question": "Which order should move?", "parameter": "order_id"}),
+            ])
+        if not any("advance_order_status" in json.dumps(m) for m in body["messages"]):
+            assert any("the user answered: 1" in t for t in tool_texts), tool_texts
+            assert not any("not run" in t for t in tool_texts), tool_texts
+            return Reply(tool_calls=[
+                ("shop__advance_order_status", {"order_id": 1, "status": "pending_payment"}),
+            ])
+        return Reply(content="Created the product and moved order 1 to pending payment.")
+
+    world = World(tmp_path)
+    asyncio.run(world.run({"request": "create an order for account 123456"}, "setup",
+                          planner="rules"))
+    products = world.shop.count("products")
+    with scripted_openai_server(reply) as server:
+        model_world(world, server.base_url)
+        asyncio.run(world.run({"request": DEMO}, "asks"))
+        snapshot = asyncio.run(world.graph.aget_state({"configurable": {"thread_id": "asks"}}))
+        assert snapshot.next == ("clarify",)
+        assert snapshot.tasks[0].interrupts[0].value["question"] == "Which order should move?"
+        assert world.shop.count("products") == products + 1  # ran before the question
+        from langgraph.types import Command
+
+        state, _ = asyncio.run(world.run(Command(resume="1"), "asks"))
+    assert world.shop.count("products") == products + 1  # and never again
+    assert orders(world) == [(1, "pending_payment")]
+    assert state["answer"].startswith("Created the product and moved order 1")

@@ -92,3 +92,14 @@ async def test_a_write_said_to_come_after_the_question_waits_for_the_answer(
     assert world.shop.count("products") == products  # the user said: after the order
     await world.run(Command(resume="1"), "ordered")
     assert world.shop.count("products") == products + 1
+
+
+def test_the_model_planners_calls_run_before_its_question() -> None:
+    """The model's calls beside its question cannot refer to the answer: they run first."""
+    question = {"sub_intent": "m2", "param": "order_id", "tool_id": "", "question": "?"}
+    turn = [{"calls": [], "text": ""}]
+    state = {**_state(question, {}), "planner_transcript": turn}
+    assert route_after_plan(state) == "execute"  # type: ignore[arg-type]
+    done = {**state, "results": {"s2.core": {"call_id": "s2.core", "status": "ok"}}}
+    assert route_wave(done) == "clarify"  # type: ignore[arg-type]
+    assert route_wave({**done, "pending_question": None}) == "plan"  # type: ignore[arg-type]
