@@ -54,6 +54,10 @@ __all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
 
 # How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
 PHRASE_SIMILARITY = 0.3
+# A bare number says nothing of what it is ("account 654321", "delivery 2"): a read's optional
+# parameter guesses one only with some cue word beside it ("a volume level of 0.8").
+NUMBER_GUESS_CUE = 0.4
+_NUMERIC = frozenset({"number", "money", "percent"})
 Similarity = Callable[[str, Sequence[str]], Sequence[float]]
 
 
@@ -378,6 +382,7 @@ def _assign(
         pair for pair in pairs
         if not pair[2].required and pair[3] < STRONG_CUE
         and pair[1] in plain and type_fit(atoms[pair[1]][0], pair[2]) >= 1.0
+        and (atoms[pair[1]][0].kind not in _NUMERIC or pair[3] >= NUMBER_GUESS_CUE)
     ]
     sure = [pair for pair in pairs if pair[2].required or pair[3] >= STRONG_CUE]
     for score, index, param, cue in [*sure, *guessed]:

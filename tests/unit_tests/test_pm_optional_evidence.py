@@ -17,15 +17,15 @@ SCHEMA = {
     "type": "object",
     "properties": {
         "title": {"type": "string", "description": "Title of the film"},
-        "volume": {"type": "number", "description": "Loudness between 0 and 1"},
+        "service": {"type": "string", "description": "Streaming service to use"},
     },
     "required": ["title"],
 }
-REQUEST = 'Play the film "Up" at 0.8'
+REQUEST = 'Play the film "Up" on Netflix'
 
 
 def test_a_read_only_tool_takes_an_optional_value_without_a_cue_word() -> None:
-    assert bind_schema(REQUEST, SCHEMA, read_only=True).sets == [{"title": "Up", "volume": 0.8}]
+    assert bind_schema(REQUEST, SCHEMA, read_only=True).sets == [{"title": "Up", "service": "Netflix"}]
 
 
 def test_a_writing_tool_leaves_an_optional_parameter_without_a_cue_word_alone() -> None:
@@ -56,8 +56,8 @@ def _planned_args(request: str, name: str, side_effect: bool) -> dict[str, Any]:
 
 def test_the_planner_binds_a_reads_optional_value_but_not_a_writes() -> None:
     assert _planned_args(REQUEST, "play_film", side_effect=False) == {
-        "title": "Up", "volume": 0.8}
-    assert _planned_args('Record the film "Up" at 0.8', "record_film", side_effect=True) == {
+        "title": "Up", "service": "Netflix"}
+    assert _planned_args('Record the film "Up" on Netflix', "record_film", side_effect=True) == {
         "title": "Up"}
 
 
@@ -126,3 +126,15 @@ def test_a_required_parameter_takes_its_value_before_an_optional_guess() -> None
     binding = bind_schema("Give me detail information about stocks of Acme Inc.", schema,
                           read_only=True)
     assert binding.sets == [{"company_name": "Acme Inc", "detail_level": "detailed"}]
+
+
+def test_a_bare_number_is_no_reads_optional_guess() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "user_id": {"type": "integer", "description": "The user"},
+            "limit": {"type": "integer", "description": "At most this many rows"},
+        },
+    }
+    assert bind_schema("Show all orders for account 654321", schema, read_only=True).sets == [
+        {}]
