@@ -166,9 +166,10 @@ def fold_fragments(draft: PlanDraft, says_operation: Callable[[SubIntent], bool]
     tool with values of its own for everything it borrowed, and none of its own values
     contradicts that call; its own values that call lacks are added to it, and the clause is
     covered. A clause that says its own different value ("then with an acceleration of 3")
-    keeps its call. Likewise a clause that names no operation of its own (``says_operation``)
-    and every value of which an earlier clause's call already read from it is a
-    continuation of that clause, and covered by its call. A call another clause makes too
+    keeps its call; a plain lower-case word it was read to say ("I'm planning a trip" as a
+    location) is no such value. Likewise a clause that names no operation of its own
+    (``says_operation``) and every value of which an earlier clause's call already read from
+    it is a continuation of that clause, and covered by its call. A call another clause makes too
     (``PlanDraft.shared``: "the area of three circles, where the first has a radius of 5
     ...") is never folded away.
     """
@@ -274,6 +275,7 @@ def _host_of(
             continue
         if any(
             p in call["args"] and source_key(call["args"][p]) != source_key(fragment["args"][p])
+            and not _plain_word(fragment["args"][p].get("value"))
             for p in own
         ):
             continue
@@ -286,6 +288,15 @@ def _host_of(
             continue
         return call
     return None
+
+
+def _plain_word(value: Any) -> bool:
+    """Whether a value is one lower-case word of the clause ("planning"), no name or number.
+
+    Such a value, read where the clause says nothing of its own, does not stand against
+    another clause's call that says the parameter ("Tokyo").
+    """
+    return isinstance(value, str) and re.fullmatch(r"[a-z]+", value) is not None
 
 
 def _said_in(value: Any, text: str) -> bool:

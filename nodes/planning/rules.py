@@ -489,6 +489,7 @@ class RulePlanner:
                 spec.input_schema,
                 similarity=self._similarity if self.embedder is not None else None,
                 exclude=content_words(spec.name.replace(".", " ")),
+                read_only=spec.side_effect is False,
             )
         return self._bindings[key]
 

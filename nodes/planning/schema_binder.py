@@ -8,8 +8,14 @@ rapidfuzz, the span's unit included); spans go to parameters by a joint greedy a
 (best pair first, ties broken by the order the schema and the request share). A parameter that
 wants an array gets every item of a list span; a list span, or repeated values of one
 parameter, filling a scalar parameter make one argument set per item (parallel calls).
-Optional parameters are filled only on strong evidence (a cue word beside the value, a
-``key=value``, an allowed value named); their defaults are left alone.
+Optional parameters of a tool that writes are filled only on strong evidence (a cue word
+beside the value, a ``key=value``, an allowed value named): nothing is written that the request
+did not clearly ask for. A read-only tool's optional parameter also takes, without a cue, a
+plain value that fits its type exactly ("using the ARIMA model", "on the 'Sotheby'
+platform"), since a read that says more of what was asked changes nothing; a plain value is
+none of: a list's item, a measure (its unit says what it is), a word inside another value
+("Coulombs" of "0.01 Coulombs"), a name glossed in brackets, the tool's own name; and it
+goes only to what the parameters said with evidence, and the required ones, left over.
 """
 
 from __future__ import annotations
@@ -48,6 +54,10 @@ __all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
 
 # How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
 PHRASE_SIMILARITY = 0.3
+# A bare number says nothing of what it is ("account 654321", "delivery 2"): a read's optional
+# parameter guesses one only with some cue word beside it ("a volume level of 0.8").
+NUMBER_GUESS_CUE = 0.4
+_NUMERIC = frozenset({"number", "money", "percent"})
 Similarity = Callable[[str, Sequence[str]], Sequence[float]]
 
 
@@ -75,6 +85,7 @@ def bind_schema(
     similarity: Similarity | None = None,
     exclude: Iterable[str] = (),
     segment: int = 3,
+    read_only: bool = False,
 ) -> Binding:
     """Bind the parameters of ``schema`` from ``text`` (those in ``bound`` are skipped).
 
@@ -83,7 +94,8 @@ def bind_schema(
     meaning to its description ("the plasma membrane" for "the specific cell compartment"),
     never a word of ``exclude`` (the tool's own name). Argument sets said one stretch of text
     at a time ("the factorial of 5, the factorial of 7") are read too, cutting at separators
-    up to the strength ``segment`` (0: never; :mod:`nodes.planning.argument_sets`).
+    up to the strength ``segment`` (0: never; :mod:`nodes.planning.argument_sets`). A
+    ``read_only`` tool's optional parameters take values without a strong cue.
     """
     bound, exclude = frozenset(bound), frozenset(exclude)
     params = [p for p in describe_params(schema) if p.name not in bound]
@@ -173,10 +185,11 @@ def bind_schema(
     # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
     # sets said again in the same shape are assigned set by set.
     free_params = [p for p in params if p.name not in values]
+    plain = _plain_values(text, atoms, exclude) if read_only else set()
     assigned: dict[str, int] = {}
     cue_of: dict[str, float] = {}
     for chunks in _repeated_chunks(atoms, used):
-        per_set = [_assign(text, atoms, set(chunk), free_params) for chunk in chunks]
+        per_set = [_assign(text, atoms, set(chunk), free_params, plain) for chunk in chunks]
         names = set(per_set[0][0])
         if len(names) < 2 or any(set(found) != names for found, _, _ in per_set):
             continue
@@ -192,7 +205,7 @@ def bind_schema(
         break
     else:
         free = {i for i in range(len(atoms)) if i not in used}
-        assigned, cue_of, scores = _assign(text, atoms, free, free_params)
+        assigned, cue_of, scores = _assign(text, atoms, free, free_params, plain)
         by_name = {p.name: p for p in free_params}
         for name, index in assigned.items():
             value = span_value(atoms[index][0], by_name[name])
@@ -224,7 +237,7 @@ def bind_schema(
         ) -> tuple[list[dict[str, Any]], dict[str, float]]:
             stretch = bind_schema(
                 text[start:end], schema, bound=bound, exclude=exclude, segment=strength,
-                spans=spans_within(found, start, end),
+                spans=spans_within(found, start, end), read_only=read_only,
             )
             return stretch.sets, stretch.evidence
 
@@ -324,8 +337,12 @@ def _assign(
     atoms: Sequence[tuple[Span, int]],
     free: set[int],
     params: Sequence[Param],
+    plain: frozenset[int] | set[int] = frozenset(),
 ) -> tuple[dict[str, int], dict[str, float], dict[str, float]]:
     """Greedy joint assignment of the free atoms to parameters, best pair first.
+
+    An optional parameter takes a value only with a strong cue, or one of the ``plain``
+    atoms (a read-only tool's) that fits its type exactly.
 
     Returns:
         ``(parameter -> atom index, parameter -> cue score, parameter -> pair score)``.
@@ -359,16 +376,55 @@ def _assign(
     cues: dict[str, float] = {}
     scores: dict[str, float] = {}
     taken: set[int] = set()
-    for score, index, param, cue in pairs:
+    # A read's optional parameter guesses (no strong cue) only from what the parameters
+    # said with evidence, and the required ones, left over.
+    guessed = [
+        pair for pair in pairs
+        if not pair[2].required and pair[3] < STRONG_CUE
+        and pair[1] in plain and type_fit(atoms[pair[1]][0], pair[2]) >= 1.0
+        and (atoms[pair[1]][0].kind not in _NUMERIC or pair[3] >= NUMBER_GUESS_CUE)
+    ]
+    sure = [pair for pair in pairs if pair[2].required or pair[3] >= STRONG_CUE]
+    for score, index, param, cue in [*sure, *guessed]:
         if index in taken or param.name in assigned:
-            continue
-        if not param.required and cue < STRONG_CUE:
             continue
         assigned[param.name] = index
         cues[param.name] = cue
         scores[param.name] = score
         taken.add(index)
     return assigned, cues, scores
+
+
+def _plain_values(
+    text: str, atoms: Sequence[tuple[Span, int]], exclude: frozenset[str]
+) -> set[int]:
+    """The atoms that may be a read's optional value without a cue word beside them.
+
+    Not a list's item (the list is another parameter's values), not a measure (its unit says
+    what it measures), not a span inside another ("Coulombs" of "0.01 Coulombs"), not a name
+    glossed in brackets or its gloss ("SNP (Single Nucleotide Polymorphism)"), not a word
+    that introduces an identifier ("ID"), not the tool's own name.
+    """
+    plain = set()
+    for index, (span, group) in enumerate(atoms):
+        if group >= 0 or (span.kind in {"number", "money", "percent"} and span.unit):
+            continue
+        if any(
+            other is not span and other.start <= span.start and span.end <= other.end
+            for other, _ in atoms
+        ):
+            continue
+        before = text[: span.start].rstrip()
+        after = text[span.end :].lstrip()
+        if (before.endswith("(") and after.startswith(")")) or after.startswith("("):
+            continue  # "Body Mass Index (BMI)": a name and its gloss
+        if str(span.value).lower() in _ID_LINKS:
+            continue  # "SNP ID rs6034464": the word that introduces an identifier
+        words = content_words(str(span.value))
+        if words and words <= exclude:
+            continue
+        plain.add(index)
+    return plain
 
 
 def _repeated_chunks(atoms: Sequence[tuple[Span, int]], used: set[int]) -> list[list[list[int]]]:
