@@ -23,6 +23,7 @@ from nodes.planning.value_cues import (
     own_words_before,
     range_end,
 )
+from stores.language.codes import code_in, value_as_described
 from stores.language.cues import english_words_of
 from stores.language.date_formats import date_as_described as described_date
 from stores.language.identifiers import (
@@ -436,7 +437,7 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     if _case_tells_apart(options):
         exact = [(m.start(), o) for o in options
                  for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text)]
-        return (min(exact)[1], min(exact)[0]) if exact else None
+        return (min(exact)[1], min(exact)[0]) if exact else code_in(text, options)
     lowered = text.lower()
     best: tuple[float, Any, int] | None = None
     candidate: tuple[float, Any, int] | None
@@ -462,7 +463,9 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
                 continue
         if best is None or candidate[0] > best[0]:
             best = candidate
-    return None if best is None else (best[1], best[2])
+    if best is None:
+        return code_in(text, options)  # "into Spanish" names the code "es"
+    return (best[1], best[2])
 
 
 def _case_tells_apart(options: Sequence[str]) -> bool:
@@ -608,6 +611,9 @@ def coerce(value: Any, param: Param) -> Any:
         if isinstance(value, float) and value.is_integer():
             return str(int(value))
         return str(value)
+    if kind == "string" and isinstance(value, str):
+        # "Berkeley, California" for "in the format 'City, State (abbr)'".
+        return value_as_described(value, str(param.schema.get("description") or "")) or value
     return value
 
 
