@@ -14,7 +14,7 @@ from typing import Any
 
 from stores.catalog.model import IDEMPOTENCY_PARAM, ToolSpec
 from stores.language.codes import value_as_described
-from stores.language.date_formats import date_as_described
+from stores.language.date_formats import date_as_described, time_as_described
 from stores.language.identifiers import identifier_base, is_identifier_name
 from stores.language.lexicon import Lexicon
 from stores.language.vocabulary import domain_vocabulary
@@ -100,7 +100,7 @@ def coerce_to_schema(value: Any, schema: Mapping[str, Any]) -> Any:
             # A date read as ISO goes in the order the description asks for ("MM-DD-YYYY").
             # A name goes as the code it asks for ("Berkeley, CA", "EUR").
             described = str(schema["description"])
-            value = (date_as_described(value, described)
+            value = (date_as_described(value, described) or time_as_described(value, described)
                      or value_as_described(value, described) or value)
         elif kind == "boolean" and isinstance(value, str):
             lowered = value.strip().lower()

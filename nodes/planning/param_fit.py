@@ -26,6 +26,7 @@ from nodes.planning.value_cues import (
 from stores.language.codes import code_in, value_as_described
 from stores.language.cues import english_words_of
 from stores.language.date_formats import date_as_described as described_date
+from stores.language.date_formats import time_as_described as described_time
 from stores.language.identifiers import (
     identifier_base,
     is_identifier_name,
@@ -418,6 +419,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
             score = max(score, UNIT_CUE) + 0.2
     if _looks_like_year(span) and head_word(param.name) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
+    if span.kind == "time" and "time" in param.name_words and type_fit(span, param) > 0.3:
+        score = max(score, YEAR_CUE)  # "around 7pm" is the show_time, as "in 2020" a year
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
         if len(span.key) == 1 and param.name.lower() != span.key.lower():
@@ -591,10 +594,12 @@ def _signed_param(param: Param) -> bool:
 
 
 def date_as_described(span: Span, param: Param) -> str | None:
-    """A date in the format the parameter's description asks for ("MM-DD-YYYY"), or None.
+    """A date or time in the format the parameter's description asks ("MM-DD-YYYY", "HH:MM").
 
     Without a format in the description the date stays as the user wrote it.
     """
+    if span.kind == "time" and isinstance(span.value, str):
+        return described_time(span.value, str(param.schema.get("description") or ""))
     if span.kind != "date" or not isinstance(span.value, str):
         return None
     return described_date(span.value, str(param.schema.get("description") or ""))
