@@ -34,7 +34,13 @@ from stores.language.identifiers import (
     split_words,
 )
 from stores.language.keywords import STOPWORDS, lemmatize
-from stores.language.units import convert, same_dimension, stated_unit, unit_of
+from stores.language.units import (
+    convert,
+    same_dimension,
+    stated_unit,
+    unit_of,
+    unit_option,
+)
 
 NAME_CUE = 1.0
 DESCRIPTION_CUE = 0.45
@@ -440,7 +446,9 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     if _case_tells_apart(options):
         exact = [(m.start(), o) for o in options
                  for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text)]
-        return (min(exact)[1], min(exact)[0]) if exact else code_in(text, options)
+        if exact:
+            return min(exact)[1], min(exact)[0]
+        return code_in(text, options) or unit_option(text, options)
     lowered = text.lower()
     best: tuple[float, Any, int] | None = None
     candidate: tuple[float, Any, int] | None
@@ -467,7 +475,8 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
         if best is None or candidate[0] > best[0]:
             best = candidate
     if best is None:
-        return code_in(text, options)  # "into Spanish" names the code "es"
+        # "into Spanish" names the code "es", "in miles" the symbol "mi".
+        return code_in(text, options) or unit_option(text, options)
     return (best[1], best[2])
 
 
