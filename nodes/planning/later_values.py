@@ -6,7 +6,8 @@ sales.csv. Also apply standardization." The later clause names no tool (nothing 
 an action) but says a value of an optional parameter of a call the plan already makes: one
 of that parameter's enum values, or the name of a boolean flag. Those values are added to
 the calls lacking them and the clause is covered by them, instead of ending as a gap or a
-new search. Only the tool's own schema decides (no word lists).
+new search. A clause that names an object of its own is never taken for an option. Only the
+tool's own schema decides (no word lists).
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ def add_later_options(draft: PlanDraft, catalog: Catalog) -> None:
         return
     for sub in draft.request.intent["sub_intents"]:
         decision = draft.decisions.get(sub["id"]) or {}
-        if decision.get("action") not in _UNFITTED or "tool" in decision:
+        if decision.get("action") not in _UNFITTED or "tool" in decision or sub["target"]:
+            # A clause that names an object of its own ("cancel the order") is about that
+            # object: its words are no option of another call, and its gap stays said.
             continue
         added: list[str] = []
         for call in cores:

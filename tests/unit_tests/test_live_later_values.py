@@ -87,3 +87,9 @@ def test_a_flag_said_negated_in_a_later_sentence_is_false() -> None:
     draft = plan("Fit a regression model on the dataset 'sales.csv'. Please don't apply "
                  "standardization.", REGRESSION)
     assert calls(draft) == [("fit_model", {"dataset": "sales.csv", "standardize": False})]
+
+
+def test_a_later_clause_about_an_object_of_its_own_is_no_option() -> None:
+    draft = plan("I want the weather forecast for 'Lisbon'. Then cancel my order in "
+                 "fahrenheit.", FORECAST)
+    assert calls(draft) == [("get_forecast", {"city": "Lisbon"})]
