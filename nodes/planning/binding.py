@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from stores.catalog.model import IDEMPOTENCY_PARAM, ToolSpec
-from stores.language.date_formats import date_as_described
+from stores.language.codes import value_as_described
+from stores.language.date_formats import date_as_described, time_as_described
 from stores.language.identifiers import identifier_base, is_identifier_name
 from stores.language.lexicon import Lexicon
 from stores.language.vocabulary import domain_vocabulary
@@ -97,7 +98,10 @@ def coerce_to_schema(value: Any, schema: Mapping[str, Any]) -> Any:
             value = str(int(value)) if float(value).is_integer() else str(value)
         elif kind == "string" and isinstance(value, str) and schema.get("description"):
             # A date read as ISO goes in the order the description asks for ("MM-DD-YYYY").
-            value = date_as_described(value, str(schema["description"])) or value
+            # A name goes as the code it asks for ("Berkeley, CA", "EUR").
+            described = str(schema["description"])
+            value = (date_as_described(value, described) or time_as_described(value, described)
+                     or value_as_described(value, described) or value)
         elif kind == "boolean" and isinstance(value, str):
             lowered = value.strip().lower()
             if lowered in {"true", "yes", "1"}:

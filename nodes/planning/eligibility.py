@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from nodes.planning.relevance import (
     MIN_MEANING,
     MIN_PARTIAL_MEANING,
-    MIN_PARTIAL_RELEVANCE,
     MIN_RELEVANCE,
     meaning,
     relevance,
@@ -133,7 +132,7 @@ def score_candidates(
             and shared < MIN_RELEVANCE
             and (fit == 0.0 or not sub["target"])
             and not means_the_tool(sub["text"], spec, embedder)
-            and not gives_its_values(sub["text"], spec, shared, embedder)
+            and not gives_its_values(sub["text"], spec, embedder)
         ):
             # A verb alone ("calculate", "get") says nothing of which tool: a request that
             # names no object the lexicon knows must share what the tool is about with its
@@ -168,15 +167,16 @@ def means_the_tool(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool
     return meaning(text, spec.name, spec.description, embedder) >= MIN_MEANING
 
 
-def gives_its_values(
-    text: str, spec: ToolSpec, shared: float, embedder: Embedder | None
-) -> bool:
-    """Partial fit in words and in meaning, and every required value of the tool given.
+def gives_its_values(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool:
+    """A meaning somewhat close, and every required value of the tool given.
 
-    Only for tools known not to write, as :func:`means_the_tool`
-    (:func:`~nodes.planning.relevance.values_fit`).
+    A terse or abbreviated schema may share no word with a request said in other words
+    ("Which hour is it in Lisbon" for ``tzq``, "current local time of a city"): the meaning
+    above :data:`~nodes.planning.relevance.MIN_PARTIAL_MEANING` and all the required values
+    are the evidence, whatever words are shared. Only for tools known not to write, as
+    :func:`means_the_tool` (:func:`~nodes.planning.relevance.values_fit`).
     """
-    if embedder is None or spec.side_effect is not False or shared < MIN_PARTIAL_RELEVANCE:
+    if embedder is None or spec.side_effect is not False:
         return False
     if meaning(text, spec.name, spec.description, embedder) < MIN_PARTIAL_MEANING:
         return False

@@ -23,8 +23,10 @@ from nodes.planning.value_cues import (
     own_words_before,
     range_end,
 )
+from stores.language.codes import code_in, value_as_described
 from stores.language.cues import english_words_of
 from stores.language.date_formats import date_as_described as described_date
+from stores.language.date_formats import time_as_described as described_time
 from stores.language.identifiers import (
     identifier_base,
     is_identifier_name,
@@ -32,7 +34,13 @@ from stores.language.identifiers import (
     split_words,
 )
 from stores.language.keywords import STOPWORDS, lemmatize
-from stores.language.units import convert, same_dimension, stated_unit, unit_of
+from stores.language.units import (
+    convert,
+    same_dimension,
+    stated_unit,
+    unit_of,
+    unit_option,
+)
 
 NAME_CUE = 1.0
 DESCRIPTION_CUE = 0.45
@@ -417,6 +425,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
             score = max(score, UNIT_CUE) + 0.2
     if _looks_like_year(span) and head_word(param.name) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
+    if span.kind == "time" and "time" in param.name_words and type_fit(span, param) > 0.3:
+        score = max(score, YEAR_CUE)  # "around 7pm" is the show_time, as "in 2020" a year
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
         if len(span.key) == 1 and param.name.lower() != span.key.lower():
@@ -436,7 +446,9 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     if _case_tells_apart(options):
         exact = [(m.start(), o) for o in options
                  for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text)]
-        return (min(exact)[1], min(exact)[0]) if exact else None
+        if exact:
+            return min(exact)[1], min(exact)[0]
+        return code_in(text, options) or unit_option(text, options)
     lowered = text.lower()
     best: tuple[float, Any, int] | None = None
     candidate: tuple[float, Any, int] | None
@@ -462,7 +474,10 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
                 continue
         if best is None or candidate[0] > best[0]:
             best = candidate
-    return None if best is None else (best[1], best[2])
+    if best is None:
+        # "into Spanish" names the code "es", "in miles" the symbol "mi".
+        return code_in(text, options) or unit_option(text, options)
+    return (best[1], best[2])
 
 
 def _case_tells_apart(options: Sequence[str]) -> bool:
@@ -588,10 +603,12 @@ def _signed_param(param: Param) -> bool:
 
 
 def date_as_described(span: Span, param: Param) -> str | None:
-    """A date in the format the parameter's description asks for ("MM-DD-YYYY"), or None.
+    """A date or time in the format the parameter's description asks ("MM-DD-YYYY", "HH:MM").
 
     Without a format in the description the date stays as the user wrote it.
     """
+    if span.kind == "time" and isinstance(span.value, str):
+        return described_time(span.value, str(param.schema.get("description") or ""))
     if span.kind != "date" or not isinstance(span.value, str):
         return None
     return described_date(span.value, str(param.schema.get("description") or ""))
@@ -608,6 +625,9 @@ def coerce(value: Any, param: Param) -> Any:
         if isinstance(value, float) and value.is_integer():
             return str(int(value))
         return str(value)
+    if kind == "string" and isinstance(value, str):
+        # "Berkeley, California" for "in the format 'City, State (abbr)'".
+        return value_as_described(value, str(param.schema.get("description") or "")) or value
     return value
 
 

@@ -48,6 +48,7 @@ from nodes.planning.eligibility import (
     score_candidates,
     values_a_retry_drops,
 )
+from nodes.planning.later_values import add_later_options
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
@@ -133,6 +134,7 @@ class RulePlanner:
                 self._decide(draft, sub, waiting=waiting)
             fold_fragments(draft, self._says_operation)
             settle_waiting(draft, waiting, self.catalog)
+            add_later_options(draft, self.catalog)
             return draft
         for sub in subs:
             if not self._decide(draft, sub):

@@ -1,9 +1,10 @@
-"""Dates written in the order a parameter's description asks for ("MM-DD-YYYY").
+"""Dates and times written the way a parameter's description asks for ("MM-DD-YYYY", "HH:MM").
 
 A description may name the format of a date in letters ("yyyy-mm-dd", "MM/DD/YYYY") or in
 words ("(month-day-year)"); a date the user wrote in any common form ("2022/08/16", "July 10,
 2022", "March 10th, 2023") is rewritten in that order. Without a format in the description a
-date stays as it was written (or read).
+date stays as it was written (or read). Times of day ("7pm", "7:30 pm") likewise go as the
+description's "HH:MM", "HH:MM:SS" or "hh:mm AM/PM" asks (:func:`time_as_described`).
 """
 
 from __future__ import annotations
@@ -56,3 +57,40 @@ def date_as_described(written: str, description: str) -> str | None:
     fields, separator = wanted
     parts = {"yyyy": f"{parsed.year:04d}", "mm": f"{parsed.month:02d}", "dd": f"{parsed.day:02d}"}
     return separator.join(parts[f] for f in fields)
+
+
+# A description's time format: "HH:MM", "hh:mm:ss", with "AM/PM" (or "12-hour") for a clock
+# of twelve hours.
+_TIME_FORMAT = re.compile(r"\bhh?:mm(:ss)?\b", re.IGNORECASE)
+_TWELVE_HOURS = re.compile(r"\bam\s*/\s*pm\b|\b12[- ]hour", re.IGNORECASE)
+_WRITTEN_TIME = re.compile(
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?::(?P<second>\d{2}))?\s*"
+    r"(?P<half>[ap]\.?\s?m\.?)?",
+    re.IGNORECASE,
+)
+
+
+def time_as_described(written: str, description: str) -> str | None:
+    """A time of day ("7pm", "7:30 pm", "19:00") in the format ``description`` names.
+
+    None when the description names no time format or ``written`` is no time of day.
+    """
+    wanted = _TIME_FORMAT.search(description)
+    if wanted is None:
+        return None
+    read = _WRITTEN_TIME.fullmatch(written.strip())
+    if read is None or (read.group("minute") is None and read.group("half") is None):
+        return None
+    hour, minute = int(read.group("hour")), int(read.group("minute") or 0)
+    second = int(read.group("second") or 0)
+    half = (read.group("half") or "").lower().replace(".", "").replace(" ", "")
+    if half:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half == "pm" else 0)
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    seconds = f":{second:02d}" if wanted.group(1) else ""
+    if _TWELVE_HOURS.search(description):
+        return f"{(hour % 12) or 12:02d}:{minute:02d}{seconds} {'PM' if hour >= 12 else 'AM'}"
+    return f"{hour:02d}:{minute:02d}{seconds}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -90,3 +91,23 @@ def convert(value: float, source: Any, target: Any) -> float | None:
         return float(registry.Quantity(value, source).to(target).magnitude)
     except Exception:  # an offset unit pint will not multiply; the value stays as said
         return None
+
+
+def unit_option(text: str, options: Sequence[str]) -> tuple[str, int] | None:
+    """The option (a unit symbol or name) whose unit a word of the text names, and where.
+
+    "in miles" names ``mi`` of ``["km", "mi"]``: both are pint's mile. The first word of the
+    text that names the unit of exactly one option wins; None when no word does.
+    """
+    units = [(option, unit_of(option)) for option in options if isinstance(option, str)]
+    units = [(option, unit) for option, unit in units if unit is not None]
+    if not units:
+        return None
+    for match in re.finditer(r"[A-Za-z]{2,}", text):
+        said = unit_of(match.group())
+        if said is None:
+            continue
+        hits = [option for option, unit in units if unit == said]
+        if len(hits) == 1:
+            return hits[0], match.start()
+    return None

@@ -1,0 +1,138 @@
+"""Standard codes for names a user writes out: languages, currencies, countries, regions.
+
+A schema often asks for a code where users say the name: "the target language code, e.g.
+'es'" for "into Spanish", "three-letter currency code" for "in Canadian dollars", "in the
+format 'City, State (abbr)'" for "Berkeley, California". The codes come from the ISO tables
+that ``pycountry`` ships (ISO 639 languages, ISO 4217 currencies, ISO 3166 countries and
+their subdivisions), so no list of names lives in code. :func:`code_in` finds the name of one
+of an enum's codes in a text; :func:`value_as_described` writes a value the way a parameter's
+description asks for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Literal
+
+import pycountry
+
+CodeKind = Literal["language", "currency", "country", "region"]
+KINDS: tuple[CodeKind, ...] = ("language", "currency", "country", "region")
+# Words of a description that ask for a code rather than a name.
+_ASKS_CODE = re.compile(r"\b(?:code|codes|iso|abbr|abbreviat\w*|two-letter|three-letter|"
+                        r"2-letter|3-letter|alpha-?[23])\b", re.I)
+# An example of a place with an abbreviated region: "'Berkeley, CA'", "New York, NY".
+_REGION_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z]{2}\b")
+# A region spelled out after the place's comma: "Berkeley, California".
+_PLACE_REGION = re.compile(r"^(?P<place>[^,]+),\s*(?P<region>[A-Za-z][A-Za-z .'-]+)$")
+
+
+def _plain(name: str) -> str:
+    return " ".join(re.findall(r"[a-z]+", name.lower()))
+
+
+def _plural(name: str) -> str:
+    return name if name.endswith("s") else f"{name}s"
+
+
+@lru_cache(maxsize=1)
+def _tables() -> dict[CodeKind, dict[str, tuple[str, ...]]]:
+    """Lower-case names (and common forms) to their codes, per kind; built once."""
+    tables: dict[CodeKind, dict[str, set[str]]] = {kind: {} for kind in KINDS}
+
+    def add(kind: CodeKind, name: str, *codes: str) -> None:
+        plain = _plain(name)
+        if plain:
+            tables[kind].setdefault(plain, set()).update(c for c in codes if c)
+
+    for language in pycountry.languages:
+        codes = [getattr(language, "alpha_2", ""), language.alpha_3]
+        add("language", language.name, *codes)
+    for currency in pycountry.currencies:
+        add("currency", currency.name, currency.alpha_3)
+        add("currency", _plural(currency.name), currency.alpha_3)
+    for country in pycountry.countries:
+        for name in {country.name, getattr(country, "common_name", ""),
+                     getattr(country, "official_name", "")} - {""}:
+            add("country", name, country.alpha_2, country.alpha_3)
+    for subdivision in pycountry.subdivisions:
+        add("region", subdivision.name, subdivision.code.split("-", 1)[-1])
+    return {kind: {name: tuple(sorted(codes)) for name, codes in table.items()}
+            for kind, table in tables.items()}
+
+
+def codes_of(name: str, kind: CodeKind) -> tuple[str, ...]:
+    """The codes a name has as a language, currency, country or region (none when unknown)."""
+    return _tables()[kind].get(_plain(name), ())
+
+
+def code_in(text: str, options: Sequence[str]) -> tuple[str, int] | None:
+    """The option (a code) whose name the text says, and where the name starts.
+
+    "Translate it into Spanish" says ``es`` of ``["en", "es", "fr"]``. Names of one to four
+    words are looked up; the longest name wins ("Canadian dollars" over "dollars").
+    """
+    wanted = {option.lower(): option for option in options if isinstance(option, str)}
+    if not wanted:
+        return None
+    words = list(re.finditer(r"[A-Za-z]+", text))
+    best: tuple[int, int, str] | None = None
+    for start in range(len(words)):
+        for width in range(min(4, len(words) - start), 0, -1):
+            name = " ".join(w.group() for w in words[start : start + width])
+            for kind in KINDS:
+                hits = {wanted[c.lower()] for c in codes_of(name, kind) if c.lower() in wanted}
+                if len(hits) == 1 and (best is None or width > best[0]):
+                    best = (width, words[start].start(), hits.pop())
+    return None if best is None else (best[2], best[1])
+
+
+def _kinds_asked(description: str) -> list[CodeKind]:
+    """Which kinds of code a description asks for, by the kind's own name in it."""
+    lowered = description.lower()
+    asked: list[CodeKind] = [kind for kind in KINDS[:3] if kind in lowered]
+    if re.search(r"\b(?:state|province|region)\b", lowered):
+        asked.append("region")
+    return asked
+
+
+def value_as_described(value: str, description: str) -> str | None:
+    """A name written the way a parameter's description asks for it, or None if unchanged.
+
+    "Berkeley, California" is "Berkeley, CA" when the description shows or asks for the
+    abbreviated region ("in the format 'City, State (abbr)'", "e.g. 'Boston, MA'"); "euros"
+    is "EUR" and "Spanish" "es" when it asks for a currency or language code. A code's
+    length follows the description's example ("'USD'", "'en'") when it gives one.
+    """
+    if not description or not value.strip():
+        return None
+    place = _PLACE_REGION.match(value.strip())
+    if place is not None and (
+        _REGION_EXAMPLE.search(description)
+        or (_ASKS_CODE.search(description) and "region" in _kinds_asked(description))
+    ):
+        region = place.group("region").strip()
+        if not re.fullmatch(r"[A-Z]{2}", region):
+            codes = codes_of(region, "region")
+            if len(set(codes)) == 1:
+                return f"{place.group('place').strip()}, {codes[0]}"
+        return None
+    if not _ASKS_CODE.search(description):
+        return None
+    examples = re.findall(r"['\"]([A-Za-z]{2,3})['\"]", description)
+    for kind in _kinds_asked(description):
+        codes = codes_of(value, kind)
+        if not codes:
+            continue
+        if examples:
+            width = len(examples[0])
+            codes = tuple(c for c in codes if len(c) == width) or codes
+        code = codes[0]
+        if examples and examples[0].islower():
+            code = code.lower()
+        elif examples and examples[0].isupper():
+            code = code.upper()
+        return code
+    return None
