@@ -14,7 +14,9 @@ Look-alike providers (on by default, ``stores.retrieval.lookalikes``): an agent 
     (``lookalike_threshold``, ``lookalike_depth``, ``lookalike_demotion``).
 Step-wise (on by default, ``stores.retrieval.steps``): a query of several sentences is also
     ranked sentence by sentence, and the agent rankings are fused (``stepwise``,
-    ``step_depth``, ``step_rrf_k``); the tools stay those of the whole query.
+    ``step_depth``, ``step_rrf_k``; a step weighted by its BM25 head, ``step_head_power``;
+    its agents the whole query also ranks lifted, ``step_corroboration``); the tools stay
+    those of the whole query.
 Scopes:
     joint: tools and agents in one ranking; agents come from Tool-to-Agent aggregation
     (walk the entity ranking, map each tool to its owner, keep the first K unique agents).
