@@ -4,9 +4,9 @@ Per size, the grown catalog's index is built once under ``DIR/eval-<size>`` (the
 embedding cache: its entries are keyed by content hash, so a second run embeds nothing), the
 fused entity ranking and the BM25 ranking of every question are cached in
 ``DIR/rankings-<size>-<generation>.pkl``, and each variant re-ranks the agents from that cache
-with the shipped functions (``aggregate_agents``, ``rank_providers``,
-``fuse_step_rankings``): no variant re-embeds or re-searches. The cache holds the rankings of
-every step of a question too (``stores.retrieval.steps``). A size at or below the development
+with the shipped functions (``aggregate_agents``, ``rank_providers``, ``fuse_step_rankings``,
+``step_weights``): no variant re-embeds or re-searches. The cache holds the rankings of every
+step of a question too (``stores.retrieval.steps``). A size at or below the development
 catalog's 2,490 tools is that catalog.
 """
 
@@ -21,20 +21,29 @@ from typing import Any
 from bench.common import DEV_CATALOG, DEV_QUERIES
 
 _WHOLE: dict[str, Any] = {"stepwise": False, "agent_document_weight": 1.0}
-_STEPS: dict[str, Any] = {"agent_document_weight": 1.0}
+# The step fusion before the head weights and corroboration (reciprocal rank, k 1).
+_PLAIN: dict[str, Any] = {"step_rrf_k": 1.0, "step_head_power": 0.0, "step_corroboration": 0.0}
+_STEPS: dict[str, Any] = {**_PLAIN, "agent_document_weight": 1.0}
 _NO_LIFT: dict[str, Any] = {**_WHOLE, "name_boost": 0.0, "lookalike_threshold": 0.85}
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("agent graph only", {**_WHOLE, "name_boost": 0.0, "lookalike_threshold": 1.0}),
     ("named provider lift 0.5", {**_WHOLE, "name_boost": 0.5, "lookalike_threshold": 1.0}),
     ("look-alikes 0.85, demote 2", {**_NO_LIFT, "lookalike_demotion": 2}),
-    ("lift 0.5 + look-alikes 0.90, demote 2 (previous default)", _WHOLE),
+    ("lift 0.5 + look-alikes 0.90, demote 2", _WHOLE),
     ("step-wise, k 1, each step's first 3", {**_STEPS, "step_depth": 3}),
     ("step-wise, k 3, each step's first 5", {**_STEPS, "step_rrf_k": 3.0}),
     ("step-wise without look-alikes and lift",
      {**_STEPS, "name_boost": 0.0, "lookalike_threshold": 1.0}),
-    ("step-wise, k 1, each step's first 5 (previous default)", _STEPS),
-    ("step-wise, agent document weight 0.5", {"agent_document_weight": 0.5}),
-    ("**step-wise, agent document weight 0.7 (default)**", {}),
+    ("step-wise, k 1, each step's first 5", _STEPS),
+    ("step-wise, agent document weight 0.7 (previous default)", _PLAIN),
+    ("steps weighted by their BM25 head, power 0.5", {**_PLAIN, "step_head_power": 0.5}),
+    ("steps' agents the whole query also ranks x1.5", {**_PLAIN, "step_corroboration": 0.5}),
+    ("head weights + corroboration 0.5, k 1", {"step_rrf_k": 1.0}),
+    ("head weights + corroboration 0.5, k 0.25", {"step_rrf_k": 0.25}),
+    ("head weights + corroboration 0.3, k 0.5", {"step_corroboration": 0.3}),
+    ("head weights + corroboration 1.0, k 0.5", {"step_corroboration": 1.0}),
+    ("head weights power 1.0 + corroboration 0.5, k 0.5", {"step_head_power": 1.0}),
+    ("**head weights 0.5 + corroboration 0.5, k 0.5 (default)**", {}),
 ]
 
 
@@ -95,7 +104,7 @@ def measure_variants(size: int, keep: Path) -> list[dict[str, Any]]:
     from bench.evaluation.retrieval import open_eval_index
     from stores.retrieval.embeddings import default_embedder
     from stores.retrieval.ranking import RetrievalConfig
-    from stores.retrieval.steps import fuse_step_rankings
+    from stores.retrieval.steps import fuse_step_rankings, step_weights
 
     index = open_eval_index(_catalog_path(size, keep), default_embedder(), keep / f"eval-{size}",
                             False)
@@ -109,8 +118,10 @@ def measure_variants(size: int, keep: Path) -> list[dict[str, Any]]:
                       for text, ranking in zip(texts, rankings, strict=True)]
             agents = ranked[0]
             if config.stepwise and len(ranked) > 1:
+                heads = [lexical[0].score if lexical else 0.0 for _, lexical in rankings[1:]]
                 fused = fuse_step_rankings(
-                    ranked[0], ranked[1:], config.step_depth, config.step_rrf_k
+                    ranked[0], ranked[1:], config.step_depth, config.step_rrf_k,
+                    step_weights(heads, config.step_head_power), config.step_corroboration,
                 )
                 agents = [agent for agent, _ in fused]
             if query.gold_agents:

@@ -55,21 +55,46 @@ def split_steps(query: str) -> list[str]:
     return steps if len(steps) > 1 else [query]
 
 
+def step_weights(heads: Sequence[float], power: float) -> list[float]:
+    """Each step's weight in the fusion: its best BM25 score over the best step's, to ``power``.
+
+    A step that names nothing specific ("Can you assist me with this?") matches every
+    document weakly, so its first agents are noise; a step with rare words matches some
+    document strongly. The scores are the steps' own BM25 heads (the whole query's is not
+    comparable: it has more words). With ``power`` 0, or no lexical score, all weigh 1.
+    """
+    best = max(heads, default=0.0)
+    if power <= 0.0 or best <= 0.0:
+        return [1.0] * len(heads)
+    return [(max(head, 0.0) / best) ** power for head in heads]
+
+
 def fuse_step_rankings(
-    whole: Sequence[str], steps: Sequence[Sequence[str]], depth: int, k: float
+    whole: Sequence[str],
+    steps: Sequence[Sequence[str]],
+    depth: int,
+    k: float,
+    weights: Sequence[float] | None = None,
+    corroboration: float = 0.0,
 ) -> list[tuple[str, float]]:
     """The whole query's ranking fused with each step's first ``depth`` by reciprocal rank.
 
     Every ranking adds ``1 / (k + rank)`` to an item (rank from 1); the whole query's ranking
-    counts in full, so it also orders everything the steps did not reach. Ties keep the
-    whole query's order, then first-seen order.
+    counts in full, so it also orders everything the steps did not reach. A step's share is
+    multiplied by its weight (``step_weights``), and by ``1 + corroboration`` for an item the
+    whole query's ranking holds too (anywhere in it): a step's winner that the whole request
+    also retrieved is more likely what was asked for than one only that sentence brought in.
+    Ties keep the whole query's order, then first-seen order.
     """
     scores: dict[str, float] = {}
     for rank, item in enumerate(whole, start=1):
         scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
-    for ranking in steps:
+    in_whole = set(whole)
+    for position, ranking in enumerate(steps):
+        weight = weights[position] if weights is not None else 1.0
         for rank, item in enumerate(ranking[:depth], start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            lift = 1.0 + corroboration if item in in_whole else 1.0
+            scores[item] = scores.get(item, 0.0) + weight * lift / (k + rank)
     order = {item: position for position, item in enumerate(scores)}
     ranked = sorted(scores, key=lambda item: (-scores[item], order[item]))
     return [(item, scores[item]) for item in ranked]
