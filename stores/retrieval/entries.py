@@ -85,6 +85,17 @@ class EntryTable:
             ).fetchall()
         )
 
+    def keys_of(self, entry_ids: Sequence[str]) -> dict[str, str]:
+        """``{entry id: key}`` of these entries (those stored), read by id."""
+        found: dict[str, str] = {}
+        for entry_id in entry_ids:
+            row = self._connection.execute(
+                "SELECT key FROM entries WHERE name = ? AND entry_id = ?", (self.name, entry_id)
+            ).fetchone()
+            if row is not None:
+                found[entry_id] = str(row[0])
+        return found
+
     def load(self) -> dict[str, IndexEntry]:
         """Every stored entry, by id, in id order."""
         rows = self._connection.execute(
@@ -190,3 +201,24 @@ def entry_from_json(row: dict[str, object]) -> IndexEntry:
     """An entry from a row of the JSON entry table older versions wrote."""
     tags = row.get("tags") or ()
     return IndexEntry(**{**row, "tags": tuple(tags)})  # type: ignore[arg-type]
+
+
+def embedded_sync_stamp(directory: Path, name: str, config_key: str) -> str | None:
+    """``ToolIndex(directory, name=name).sync_stamp()`` of an embedded index, Chroma unopened.
+
+    Importing and opening Chroma cost about 1 s CPU, most of a no-op ``zspace index``.
+    """
+    table_path = directory / "entries.sqlite"
+    if (
+        not table_path.is_file()
+        or not (directory / "chroma").is_dir()
+        or (directory / f"{name}.entries.json").is_file()  # an older table, migrated on open
+    ):
+        return None
+    table = EntryTable(table_path, name)
+    try:
+        if not table.sync_completed():
+            return None
+        return f"{config_key}:{table.generation_key()}"
+    finally:
+        table.close()
