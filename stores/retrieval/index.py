@@ -36,6 +36,8 @@ from stores.retrieval.entries import (
     EntryKind,
     EntryTable,
     IndexEntry,
+    LazyAgentTokens,
+    LazyEntries,
     embedded_sync_stamp,
     entry_from_json,
 )
@@ -136,7 +138,7 @@ class ToolIndex:
         self._collection_name = collection_name(name)
         self._collection = self._open_collection()
         self._table = EntryTable(directory / "entries.sqlite", name)
-        self._entries: dict[str, IndexEntry] | None = None
+        self._entries: LazyEntries | None = None
         self._bm25: BM25Index | None = None
         self._masks: dict[tuple[Any, ...], np.ndarray] = {}
         self._agent_names: AgentNames | None = None
@@ -478,27 +480,27 @@ class ToolIndex:
 
     # ---------------------------------------------------------------- queries
     @property
-    def entries(self) -> dict[str, IndexEntry]:
-        """The entry table, by entry id (read from SQLite on first use)."""
+    def entries(self) -> Mapping[str, IndexEntry]:
+        """The entry table, by entry id (rows read from SQLite as they are asked for)."""
         if self._entries is None:
-            self._entries = self._table.load()
+            self._entries = LazyEntries(self._table)
             self._agent_names = None
         return self._entries
 
     def agent_names(self) -> AgentNames:
         """Every agent's name tokens and their weights (built on first use after a sync).
 
-        Tokenizing every agent's name cost about 1 s at 30k tools on each start-up, so the
-        tokens are saved beside the BM25 model under the table's generation and read back
-        while the entries are unchanged.
+        Tokenizing every agent's name cost about 1 s at 30k tools on each start-up, and
+        reading them all back 0.7 s at 100k: the tokens and the word weights are saved in
+        the entry table under its generation; the weights are read whole, an agent's tokens
+        when its coverage is asked for.
         """
         entries = self.entries
         if self._agent_names is None:
             key = self._table.generation_key()
-            path = self.directory / f"{self.name}.agent_names.json"
-            saved = _read_json(path)
-            if isinstance(saved, dict) and saved.get("key") == key:
-                tokens: dict[str, list[str]] = saved["tokens"]
+            weights = self._table.agent_name_weights(key)
+            if weights is not None:
+                self._agent_names = AgentNames(LazyAgentTokens(self._table), weights)
             else:
                 # An agent entry's text starts with its humanized name (agent_entry_text).
                 tokens = {
@@ -506,8 +508,8 @@ class ToolIndex:
                     for entry in entries.values()
                     if entry.kind == "agent"
                 }
-                path.write_text(json.dumps({"key": key, "tokens": tokens}))
-            self._agent_names = AgentNames.build(tokens)
+                self._agent_names = AgentNames.build(tokens)
+                self._table.save_agent_names(key, tokens, self._agent_names.weight)
         return self._agent_names
 
     def vectors(self, entry_ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -544,10 +546,11 @@ class ToolIndex:
         cached = self._masks.get(cache_key)
         if cached is not None:
             return cached
-        entries = self.entries
+        fields = self._table.filter_fields()  # not the entries' text: a mask reads no more
         mask = np.array(
             [
-                entries[i].kind in kinds and _allowed(entries[i], environments)
+                fields[i][0] in kinds
+                and environment_allows(fields[i][1] or None, fields[i][2], environments)
                 for i in bm25.ids
             ],
             dtype=bool,
@@ -633,14 +636,6 @@ class ToolIndex:
 
     def _require_bm25(self) -> BM25Index:
         return self._bm25 if self._bm25 is not None else self._ensure_bm25()
-
-
-def _read_json(path: Path) -> Any:
-    """The JSON document at ``path``, or None when it is missing or unreadable."""
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
 
 
 def _allowed(entry: IndexEntry, environments: Sequence[str] | None) -> bool:
