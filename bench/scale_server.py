@@ -50,8 +50,8 @@ def _server_cpu(pid: int | None) -> float:
 def _change_one_tool(catalog_path: Path, mark: str) -> str:
     """Rewrite ``catalog_path`` in place with one tool's description changed; its id.
 
-    In place: a record's raw key includes its file's path, so a copy elsewhere would be a
-    new source whose every record is validated again.
+    In place, the file written as it was (``json.dumps``): only that record's text changes,
+    so ``zspace index`` takes its O(changed) path (``stores.catalog.changes``).
     """
     document = json.loads(catalog_path.read_text())
     tool = document["tools"][len(document["tools"]) // 3]
@@ -78,8 +78,8 @@ def measure_home(home: Path, catalog_path: Path, server_pid: int | None = None) 
 
     index_child = [sys.executable, "-m", "graph.cli", "index", str(catalog_path), "--json"]
     import_s, import_cpu = _child_seconds([sys.executable, "-c", "import chromadb, numpy"], env)
-    # Settle the home on this path first: a record's raw key includes its file's path, so a
-    # kept home copied beside another catalog path validates every record once.
+    # Settle the home first: a home kept by an older version (whose records' keys included
+    # the file's path) validates every record once; this one also records the file's keys.
     _child_seconds(index_child, env, runs=1)
     store = CatalogStore(home / "catalog.sqlite")
     store.record_sync(configured_index_name(None), None)  # the next one compares every record

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from graph.deps import DEFAULT_INDEX_FSWW, Deps, configured_index_name
+from stores.catalog.changes import find_record_change
 from stores.catalog.enrich import enrich_catalog, enrichment_fingerprint
 from stores.catalog.model import Catalog, ToolSpec
-from stores.catalog.store import SyncRecord, keep_last_good, source_digests
+from stores.catalog.store import CatalogStore, SyncRecord, keep_last_good, source_digests
 from stores.retrieval.index import embedded_sync_stamp, index_config_key
 from stores.settings import zspace_home
 
@@ -128,20 +129,20 @@ def command_index(args: argparse.Namespace) -> int:
     # Catalog files only (servers must be listed to know): unchanged files, enrichment and
     # index state mean nothing to do, learnt from a digest per file instead of every record.
     sources = None if args.mcp or openapi or args.reset else source_digests(args.catalog)
-    if sources is not None:
-        last = store.last_sync(name)
-        if (
-            last is not None
-            and (last.sources, last.fingerprint) == (sources, fingerprint)
-            and last.stamp == _index_stamp(deps)
-        ):
-            report = last.report
-            entries = int(report["indexed"]) + int(report["unchanged"])
-            return _print_counts(
-                {**report, "indexed": 0, "unchanged": entries, "removed": 0,
-                 "seconds": round(time.perf_counter() - started, 2)},
-                args, stale={}, dropped="",
-            )
+    last = store.last_sync(name) if sources is not None else None
+    if sources is not None and last is not None and last.fingerprint == fingerprint:
+        if last.stamp == _index_stamp(deps):
+            entries = int(last.report["indexed"]) + int(last.report["unchanged"])
+            if last.sources == sources:
+                return _print_counts(
+                    {**last.report, "indexed": 0, "unchanged": entries, "removed": 0,
+                     "seconds": round(time.perf_counter() - started, 2)},
+                    args, stale={}, dropped="",
+                )
+            counts = _sync_changed_records(deps, store, last, sources, entries)
+            if counts is not None:
+                counts["seconds"] = round(time.perf_counter() - started, 2)
+                return _print_counts(counts, args, stale={}, dropped="")
     store.record_sync(name, None)
     before = store.tool_counts(name)
     catalog, stale = load_catalogs(
@@ -167,8 +168,46 @@ def command_index(args: argparse.Namespace) -> int:
     counts["seconds"] = round(synced.seconds, 2)
     stamp = index.sync_stamp() if sources is not None and not stale else None
     if stamp is not None and sources is not None:
-        store.record_sync(name, SyncRecord(sources, fingerprint, stamp, counts))
+        store.record_sync(
+            name, SyncRecord(sources, fingerprint, stamp, counts), catalog.file_records
+        )
     return _print_counts(counts, args, stale=stale, dropped=_dropped_sources(before, catalog))
+
+
+def _sync_changed_records(
+    deps: Deps,
+    store: CatalogStore,
+    last: SyncRecord,
+    sources: tuple[tuple[str, str], ...],
+    entries: int,
+) -> dict[str, Any] | None:
+    """Sync the tool records changed in place since ``last``, in O(changed); None: not so.
+
+    Only the changed records are parsed, validated, enriched and embedded, and only their
+    rows written (``stores.catalog.changes``). The sync record is forgotten first, so an
+    interrupted run leaves the next one the whole path. ``entries``: the index's size.
+    """
+    name = deps.index_name
+    change = find_record_change(store, name, last, sources)
+    if change is None:
+        return None
+    store.record_sync(name, None)
+    enrich_catalog(change.catalog)
+    index = deps.get_index()
+    synced = index.sync_tools([spec for _, spec in change.tools], change.owner_names)
+    if synced is None:
+        return None
+    store.save_tools(name, change.tools)
+    counts = {
+        **last.report, "indexed": synced.indexed, "unchanged": entries - synced.indexed,
+        "removed": 0,
+    }
+    stamp = index.sync_stamp()
+    if stamp is not None:
+        store.record_sync(
+            name, SyncRecord(sources, last.fingerprint, stamp, counts), change.records
+        )
+    return counts
 
 
 def _index_stamp(deps: Deps) -> str | None:

@@ -15,7 +15,7 @@ import inspect
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ import jsonschema
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from stores.catalog.records import FileRecords, ScannedCatalog, scan_catalog_text
 from stores.settings import ENVIRONMENTS, Environment
 
 CALL_NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -173,6 +174,8 @@ class Catalog:
     agents: dict[str, AgentSpec] = field(default_factory=dict)
     quarantined: list[QuarantinedTool] = field(default_factory=list)
     implementations: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # The record keys of each JSON file loaded with ``reuse``, by resolved path.
+    file_records: dict[str, FileRecords] = field(default_factory=dict)
     _call_names: dict[str, str] = field(default_factory=dict)
 
     # ----------------------------------------------------------------- loading
@@ -199,6 +202,15 @@ class Catalog:
             raise CatalogError(f"cannot read catalog {path}: {exc.strerror}") from exc
         # Undecodable bytes are kept as surrogates so only the tools containing them fail.
         text = raw_bytes.decode("utf-8", errors="surrogateescape")
+        scanned = None if reuse is None else read_scanned_text(path, text)
+        if scanned is not None:
+            # Each record's key is a hash of its own text: nothing is serialized again.
+            keys = scanned.tool_keys()
+            self.load_document(
+                scanned.document, source=str(path), text=text, reuse=reuse, keys=keys
+            )
+            self.file_records[str(path.resolve())] = scanned.file_records(keys)
+            return
         try:
             if path.suffix.lower() in {".yaml", ".yml"}:
                 document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -219,19 +231,23 @@ class Catalog:
         source: str,
         text: str | None = None,
         reuse: Mapping[str, ToolSpec] | None = None,
+        keys: Sequence[str] | None = None,
     ) -> None:
         """Add the agents and tools of an already parsed catalog document.
 
-        With ``reuse`` (see :meth:`load_file`) every tool gets its raw key, and a tool whose
-        key is there is added without being validated again.
+        With ``reuse`` (see :meth:`load_file`) every tool gets its raw key (``keys``, one per
+        tool record, when the caller has them: see ``stores.catalog.records``), and a tool
+        whose key is there is added without being validated again.
         """
         for position, raw_agent in enumerate(document.get("agents") or []):
             self._add_raw_agent(raw_agent, source, position)
         for position, raw_tool in enumerate(document.get("tools") or []):
             tool_source = f"{source} tools[{position}]"
-            key = raw_tool_key(raw_tool, tool_source) if reuse is not None else None
+            key: str | None = None
+            if reuse is not None:
+                key = keys[position] if keys is not None else raw_tool_key(raw_tool)
             if key is not None and reuse is not None and key in reuse:
-                self.add_tool(reuse[key].model_copy())
+                self.add_tool(_relocated(reuse[key], tool_source))
                 continue
             before = len(self.quarantined)
             added = self.add_raw_tool(raw_tool, source=tool_source)
@@ -439,12 +455,34 @@ def _return_schema(function: Callable[..., Any]) -> dict[str, Any] | None:
     return schema
 
 
-def raw_tool_key(raw: Any, source: str) -> str | None:
-    """A key of one raw tool record as read from ``source``; None when it cannot be hashed."""
+def raw_tool_key(raw: Any) -> str | None:
+    """A key of one parsed raw tool record; None when it cannot be hashed.
+
+    Records read from a file are keyed by their text instead (``stores.catalog.records``).
+    Neither key depends on where the record is: a renamed or copied file's records are
+    reused as they are.
+    """
     try:
-        return _stable_hash({"raw": raw, "source": source})
+        return _stable_hash({"raw": raw})
     except (TypeError, ValueError, UnicodeEncodeError):
         return None
+
+
+def _relocated(reused: ToolSpec, source: str) -> ToolSpec:
+    """A copy of a reused tool read at ``source`` (its file or position may have changed)."""
+    copy = reused.model_copy()
+    if copy.source != source:
+        content = copy.content_hash()
+        copy.source = source  # forgets the store's row digest: the row is written again
+        copy.remember(content=content)  # the source is not indexed
+    return copy
+
+
+def read_scanned_text(path: Path, text: str) -> ScannedCatalog | None:
+    """The JSON catalog ``text`` read from ``path`` with its records' spans (None: YAML)."""
+    if path.suffix.lower() in {".yaml", ".yml"}:
+        return None
+    return scan_catalog_text(text)
 
 
 def call_name_for(tool_id: str) -> str:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from stores.catalog.model import AgentSpec, Catalog, ToolSpec
+from stores.catalog.records import FileRecords
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tools (
@@ -36,6 +37,11 @@ CREATE TABLE IF NOT EXISTS syncs (
     name TEXT PRIMARY KEY, sources TEXT NOT NULL, fingerprint TEXT NOT NULL,
     stamp TEXT NOT NULL, report TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS sync_records (
+    name TEXT NOT NULL, path TEXT NOT NULL, agents TEXT NOT NULL, keys TEXT NOT NULL,
+    PRIMARY KEY (name, path)
+);
+CREATE INDEX IF NOT EXISTS tools_by_raw ON tools (name, raw);
 """
 
 
@@ -174,9 +180,19 @@ class CatalogStore:
         sources = tuple((str(path), str(digest)) for path, digest in json.loads(row[0]))
         return SyncRecord(sources, row[1], row[2], json.loads(row[3]))
 
-    def record_sync(self, name: str, record: SyncRecord | None) -> None:
-        """Remember ``record`` as the last sync of ``name``; None forgets it (a sync starts)."""
+    def record_sync(
+        self,
+        name: str,
+        record: SyncRecord | None,
+        records: Mapping[str, FileRecords] | None = None,
+    ) -> None:
+        """Remember ``record`` as the last sync of ``name``; None forgets it (a sync starts).
+
+        ``records``: the record keys of each catalog file of the sync (by resolved path),
+        which let the next sync find the records that changed (:meth:`file_records`).
+        """
         with self._connection:
+            self._connection.execute("DELETE FROM sync_records WHERE name = ?", (name,))
             if record is None:
                 self._connection.execute("DELETE FROM syncs WHERE name = ?", (name,))
                 return
@@ -185,6 +201,77 @@ class CatalogStore:
                 (name, json.dumps(record.sources), record.fingerprint, record.stamp,
                  json.dumps(record.report)),
             )
+            self._connection.executemany(
+                "INSERT INTO sync_records VALUES (?, ?, ?, ?)",
+                [
+                    (name, path, file.agents_key, json.dumps(list(file.tool_keys)))
+                    for path, file in (records or {}).items()
+                ],
+            )
+
+    def file_records(self, name: str) -> dict[str, FileRecords]:
+        """The record keys of each catalog file the last finished sync of ``name`` read."""
+        return {
+            path: FileRecords(agents, tuple(json.loads(keys)))
+            for path, agents, keys in self._connection.execute(
+                "SELECT path, agents, keys FROM sync_records WHERE name = ?", (name,)
+            )
+        }
+
+    def tools_by_raw(self, name: str, keys: Sequence[str]) -> dict[str, tuple[int, ToolSpec]]:
+        """The saved tools read from records with these raw keys, with their positions.
+
+        Asks for those rows only (an index on the raw key): one changed record costs one
+        row read, whatever the catalog's size. A key saved twice is left out.
+        """
+        found: dict[str, tuple[int, ToolSpec]] = {}
+        seen: set[str] = set()
+        for start in range(0, len(keys), 500):
+            chunk = list(keys[start : start + 500])
+            marks = ", ".join("?" * len(chunk))
+            for raw, position, digest, content, spec in self._connection.execute(
+                "SELECT raw, position, digest, content, spec FROM tools "  # noqa: S608
+                f"WHERE name = ? AND raw IN ({marks})",
+                (name, *chunk),
+            ):
+                if raw in seen:
+                    found.pop(raw, None)
+                    continue
+                seen.add(raw)
+                tool = _tool(json.loads(spec))
+                tool.remember(digest=digest, content=content, raw=raw)
+                found[raw] = (int(position), tool)
+        return found
+
+    def agent_names(self, name: str, agents: Sequence[str]) -> dict[str, str]:
+        """The display name of each of these saved agents of catalog ``name`` (if saved)."""
+        names: dict[str, str] = {}
+        for agent in dict.fromkeys(agents):
+            row = self._connection.execute(
+                "SELECT spec FROM agents WHERE name = ? AND id = ?", (name, agent)
+            ).fetchone()
+            if row is not None:
+                names[agent] = str(json.loads(row[0]).get("name") or "")
+        return names
+
+    def save_tools(self, name: str, tools: Sequence[tuple[int, ToolSpec]]) -> int:
+        """Write these tools at their positions (replacing the rows of their ids).
+
+        The in-place counterpart of :meth:`save` for tools whose records changed where they
+        were: the other rows are not read. Returns how many rows were written.
+        """
+        rows = []
+        for position, spec in tools:
+            digest, text = _encode(spec.model_dump(exclude={"call_name"}))
+            rows.append(
+                (name, spec.id, spec.agent, position, digest, spec.content_hash(),
+                 spec.known("raw") or "", text)
+            )
+        with self._connection:
+            self._connection.executemany(
+                "INSERT OR REPLACE INTO tools VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows
+            )
+        return len(rows)
 
     def reusable(self, name: str, fingerprint: str) -> dict[str, ToolSpec]:
         """Saved tools by raw key, to load an unchanged record without validating it again.

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 EntryKind = Literal["tool", "agent"]
 TOKEN_SEPARATOR = " "
@@ -31,7 +31,14 @@ CREATE TABLE IF NOT EXISTS generations (
     name TEXT PRIMARY KEY, generation INTEGER NOT NULL, epoch TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS syncs (name TEXT PRIMARY KEY, completed INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS agent_names (
+    name TEXT NOT NULL, agent TEXT NOT NULL, tokens TEXT NOT NULL, PRIMARY KEY (name, agent)
+);
+CREATE TABLE IF NOT EXISTS agent_name_weights (
+    name TEXT PRIMARY KEY, generation TEXT NOT NULL, weights TEXT NOT NULL
+);
 """
+_COLUMNS = "entry_id, kind, ref, agent, environment, side_effect, key, text, tags"
 
 
 @dataclass(frozen=True)
@@ -85,19 +92,78 @@ class EntryTable:
             ).fetchall()
         )
 
+    def keys_of(self, entry_ids: Sequence[str]) -> dict[str, str]:
+        """``{entry id: key}`` of these entries (those stored), read by id."""
+        found: dict[str, str] = {}
+        for entry_id in entry_ids:
+            row = self._connection.execute(
+                "SELECT key FROM entries WHERE name = ? AND entry_id = ?", (self.name, entry_id)
+            ).fetchone()
+            if row is not None:
+                found[entry_id] = str(row[0])
+        return found
+
     def load(self) -> dict[str, IndexEntry]:
         """Every stored entry, by id, in id order."""
         rows = self._connection.execute(
-            "SELECT entry_id, kind, ref, agent, environment, side_effect, key, text, tags "
-            "FROM entries WHERE name = ? ORDER BY entry_id",
+            f"SELECT {_COLUMNS} FROM entries WHERE name = ? ORDER BY entry_id",  # noqa: S608
             (self.name,),
         )
+        return {row[0]: _entry(row) for row in rows}
+
+    def entry(self, entry_id: str) -> IndexEntry | None:
+        """One stored entry, or None."""
+        row = self._connection.execute(
+            f"SELECT {_COLUMNS} FROM entries WHERE name = ? AND entry_id = ?",  # noqa: S608
+            (self.name, entry_id),
+        ).fetchone()
+        return None if row is None else _entry(row)
+
+    def filter_fields(self) -> dict[str, tuple[str, str, bool]]:
+        """``{entry id: (kind, environment, side effect)}`` of every entry (no text read)."""
         return {
-            row[0]: IndexEntry(
-                row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6], row[7],
-                tuple(json.loads(row[8])) if row[8] != "[]" else (),
+            entry_id: (kind, environment, bool(side_effect))
+            for entry_id, kind, environment, side_effect in self._connection.execute(
+                "SELECT entry_id, kind, environment, side_effect FROM entries WHERE name = ?",
+                (self.name,),
             )
-            for row in rows
+        }
+
+    def save_agent_names(
+        self, generation: str, tokens: Mapping[str, Sequence[str]], weights: Mapping[str, float]
+    ) -> None:
+        """Keep each agent's name tokens and the names' word weights for ``generation``."""
+        with self._connection:
+            self._connection.execute("DELETE FROM agent_names WHERE name = ?", (self.name,))
+            self._connection.executemany(
+                "INSERT INTO agent_names VALUES (?, ?, ?)",
+                [(self.name, agent, json.dumps(list(words))) for agent, words in tokens.items()],
+            )
+            self._connection.execute(
+                "INSERT OR REPLACE INTO agent_name_weights VALUES (?, ?, ?)",
+                (self.name, generation, json.dumps(dict(weights))),
+            )
+
+    def agent_name_weights(self, generation: str) -> dict[str, float] | None:
+        """The word weights saved for ``generation`` (None: none saved for it)."""
+        row = self._connection.execute(
+            "SELECT generation, weights FROM agent_name_weights WHERE name = ?", (self.name,)
+        ).fetchone()
+        if row is None or row[0] != generation:
+            return None
+        weights: dict[str, float] = json.loads(row[1])
+        return weights
+
+    def agent_name_tokens(self, agent: str | None = None) -> dict[str, frozenset[str]]:
+        """Saved name tokens of ``agent`` (of every agent when None), by agent."""
+        query = "SELECT agent, tokens FROM agent_names WHERE name = ?"
+        arguments: tuple[str, ...] = (self.name,)
+        if agent is not None:
+            query += " AND agent = ?"
+            arguments = (self.name, agent)
+        return {
+            name: frozenset(json.loads(words))
+            for name, words in self._connection.execute(query, arguments)
         }
 
     def tokens(self) -> tuple[list[str], list[list[str]]]:
@@ -186,7 +252,109 @@ class EntryTable:
         )
 
 
+def _entry(row: Sequence[Any]) -> IndexEntry:
+    return IndexEntry(
+        row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6], row[7],
+        tuple(json.loads(row[8])) if row[8] != "[]" else (),
+    )
+
+
+class LazyEntries(Mapping[str, IndexEntry]):
+    """The entry table as a mapping read by id on demand, whole only when iterated.
+
+    A query needs the entries of the few hits it ranks: reading 139,294 rows at start-up
+    cost 1.3 s CPU at 100k tools.
+    """
+
+    def __init__(self, table: EntryTable) -> None:
+        """Read ``table`` lazily."""
+        self._table = table
+        self._read: dict[str, IndexEntry | None] = {}
+        self._whole: dict[str, IndexEntry] | None = None
+        self._count: int | None = None
+
+    def __getitem__(self, entry_id: str) -> IndexEntry:
+        """The entry ``entry_id``, read once."""
+        if self._whole is not None:
+            return self._whole[entry_id]
+        if entry_id not in self._read:
+            self._read[entry_id] = self._table.entry(entry_id)
+        entry = self._read[entry_id]
+        if entry is None:
+            raise KeyError(entry_id)
+        return entry
+
+    def __len__(self) -> int:
+        """How many entries the table holds."""
+        if self._whole is not None:
+            return len(self._whole)
+        if self._count is None:
+            self._count = self._table.count()
+        return self._count
+
+    def __iter__(self) -> Iterator[str]:
+        """Entry ids in id order (the whole table is read)."""
+        if self._whole is None:
+            self._whole = self._table.load()
+        return iter(self._whole)
+
+
+class LazyAgentTokens(Mapping[str, frozenset[str]]):
+    """Saved agent-name tokens (``EntryTable.save_agent_names``), read by agent on demand."""
+
+    def __init__(self, table: EntryTable) -> None:
+        """Read ``table``'s saved tokens lazily."""
+        self._table = table
+        self._read: dict[str, frozenset[str] | None] = {}
+        self._whole: dict[str, frozenset[str]] | None = None
+
+    def __getitem__(self, agent: str) -> frozenset[str]:
+        """The name tokens of ``agent``, read once."""
+        if self._whole is not None:
+            return self._whole[agent]
+        if agent not in self._read:
+            self._read[agent] = self._table.agent_name_tokens(agent).get(agent)
+        tokens = self._read[agent]
+        if tokens is None:
+            raise KeyError(agent)
+        return tokens
+
+    def __len__(self) -> int:
+        """How many agents have saved name tokens."""
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[str]:
+        """Every agent with saved name tokens."""
+        return iter(self._all())
+
+    def _all(self) -> dict[str, frozenset[str]]:
+        if self._whole is None:
+            self._whole = self._table.agent_name_tokens()
+        return self._whole
+
+
 def entry_from_json(row: dict[str, object]) -> IndexEntry:
     """An entry from a row of the JSON entry table older versions wrote."""
     tags = row.get("tags") or ()
     return IndexEntry(**{**row, "tags": tuple(tags)})  # type: ignore[arg-type]
+
+
+def embedded_sync_stamp(directory: Path, name: str, config_key: str) -> str | None:
+    """``ToolIndex(directory, name=name).sync_stamp()`` of an embedded index, Chroma unopened.
+
+    Importing and opening Chroma cost about 1 s CPU, most of a no-op ``zspace index``.
+    """
+    table_path = directory / "entries.sqlite"
+    if (
+        not table_path.is_file()
+        or not (directory / "chroma").is_dir()
+        or (directory / f"{name}.entries.json").is_file()  # an older table, migrated on open
+    ):
+        return None
+    table = EntryTable(table_path, name)
+    try:
+        if not table.sync_completed():
+            return None
+        return f"{config_key}:{table.generation_key()}"
+    finally:
+        table.close()

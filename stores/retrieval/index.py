@@ -12,26 +12,62 @@ the stored tokens after a change, on first use, and saved for the next process.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
-import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from stores.catalog.model import AgentSpec, Catalog, ToolSpec
+from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows
-from stores.language.keywords import STOPWORDS, lemmatize, tokenize
 from stores.retrieval.bm25 import BM25Index
+from stores.retrieval.chroma import (
+    ChromaUnavailable,
+    collection_name,
+    entry_metadata,
+    filter_metadata,
+    make_chroma_client,
+)
 from stores.retrieval.embeddings import Embedder
-from stores.retrieval.entries import EntryKind, EntryTable, IndexEntry, entry_from_json
+from stores.retrieval.entries import (
+    EntryKind,
+    EntryTable,
+    IndexEntry,
+    LazyAgentTokens,
+    LazyEntries,
+    embedded_sync_stamp,
+    entry_from_json,
+)
+from stores.retrieval.entry_text import (
+    agent_entry_text,
+    humanize_identifier,
+    index_config_key,
+    lexical_tokens,
+    short_hash,
+    tool_entry_text,
+)
 from stores.retrieval.fsww import FSWWParams, KeywordVectorCache, fsww_embed
 from stores.retrieval.lookalikes import AgentNames
 from stores.settings import HnswSettings
+
+# Names that moved to their own modules and are still imported from here.
+__all__ = [
+    "EMBED_CHUNK",
+    "ChromaUnavailable",
+    "Hit",
+    "SyncReport",
+    "ToolIndex",
+    "agent_entry_text",
+    "embedded_sync_stamp",
+    "humanize_identifier",
+    "index_config_key",
+    "lexical_tokens",
+    "make_chroma_client",
+    "tool_entry_text",
+]
 
 ProgressCallback = Callable[[int, int], None]
 EMBED_CHUNK = 256
@@ -61,114 +97,6 @@ class Hit:
 
     entry_id: str
     score: float
-
-
-def lexical_tokens(text: str) -> list[str]:
-    """BM25 tokens: identifier-aware words, stopwords dropped, lemmatized.
-
-    Dropping stopwords lifted BM25 agent Recall@5 on StableToolBench from 0.657 to 0.793.
-    """
-    return [lemmatize(word) for word in tokenize(text) if word not in STOPWORDS]
-
-
-class ChromaUnavailable(ConnectionError):
-    """The configured Chroma server (``ZSPACE_CHROMA_URL``) does not answer."""
-
-    def __init__(self, url: str, cause: BaseException) -> None:
-        """Name the server, why it failed, and the two ways out."""
-        super().__init__(
-            f"cannot reach the Chroma server at {url} ({' '.join(str(cause).split())}); "
-            "start it (`chroma run --path DIR --port PORT`) or unset ZSPACE_CHROMA_URL to "
-            "use the embedded index under ZSPACE_HOME"
-        )
-
-
-def make_chroma_client(path: Path | None = None, url: str | None = None) -> Any:
-    """Return an embedded ``PersistentClient`` at ``path``, or an ``HttpClient`` for ``url``.
-
-    Telemetry is off either way.
-    """
-    import chromadb
-    from chromadb.config import Settings
-
-    settings = Settings(anonymized_telemetry=False, allow_reset=True)
-    if url:
-        match = re.match(r"^(https?)://([^:/]+)(?::(\d+))?/?$", url)
-        if not match:
-            raise ValueError(f"Chroma URL {url!r} should look like http://127.0.0.1:8000")
-        scheme, host, port = match.groups()
-        try:
-            return chromadb.HttpClient(
-                host=host, port=int(port or 8000), ssl=scheme == "https", settings=settings
-            )
-        except Exception as exc:  # chromadb raises a bare ValueError when nothing answers
-            raise ChromaUnavailable(url, exc) from exc
-    if path is None:
-        raise ValueError("give a path for the embedded Chroma or a url for a Chroma server")
-    path.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(path), settings=settings)
-
-
-def index_config_key(embedder_name: str, index_fsww: FSWWParams | None) -> str:
-    """Key of everything besides content that decides an entry's vector."""
-    fsww = asdict(index_fsww) if index_fsww else None
-    return _short_hash({"embedder": embedder_name, "fsww": fsww, "v": 2})
-
-
-def embedded_sync_stamp(directory: Path, name: str, config_key: str) -> str | None:
-    """``ToolIndex(directory, name=name).sync_stamp()`` of an embedded index, Chroma unopened.
-
-    Importing and opening Chroma cost about 1 s CPU, most of a no-op ``zspace index``.
-    """
-    table_path = directory / "entries.sqlite"
-    if (
-        not table_path.is_file()
-        or not (directory / "chroma").is_dir()
-        or (directory / f"{name}.entries.json").is_file()  # an older table, migrated on open
-    ):
-        return None
-    table = EntryTable(table_path, name)
-    try:
-        if not table.sync_completed():
-            return None
-        return f"{config_key}:{table.generation_key()}"
-    finally:
-        table.close()
-
-
-def humanize_identifier(name: str) -> str:
-    """Turn ``getUserById`` or ``create_order`` into words for embedding."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
-    return re.sub(r"[_\-/.]+", " ", spaced).strip()
-
-
-def tool_entry_text(spec: ToolSpec, agent_name: str = "") -> str:
-    """Text that represents a tool in both the dense and the lexical index.
-
-    The owner's name leads: on StableToolBench it lifted BM25 agent Recall@5 from 0.796 to
-    0.827, because users name the service ("on Kick.com") as often as the operation.
-    """
-    parts = [humanize_identifier(agent_name)] if agent_name else []
-    parts.append(humanize_identifier(spec.name))
-    if spec.summary and spec.summary not in spec.description:
-        parts.append(spec.summary)
-    description = spec.indexed_description().strip()
-    if description:
-        parts.append(description)
-    return ". ".join(part.rstrip(". ") for part in parts if part)
-
-
-def agent_entry_text(agent: AgentSpec, tool_names: Sequence[str] = ()) -> str:
-    """Text that represents an agent (tool owner): its name, description and tool names.
-
-    Listing the tools gives agents with a thin description something to match on.
-    """
-    parts = [humanize_identifier(agent.name or agent.id)]
-    if agent.description:
-        parts.append(agent.description)
-    if tool_names:
-        parts.append("; ".join(humanize_identifier(name) for name in tool_names))
-    return ". ".join(part.rstrip(". ") for part in parts if part)
 
 
 class ToolIndex:
@@ -207,10 +135,10 @@ class ToolIndex:
         self._chroma_path = None if chroma_url else directory / "chroma"
         chroma_was_there = self._chroma_path is None or self._chroma_path.is_dir()
         self._client = make_chroma_client(self._chroma_path, url=chroma_url)
-        self._collection_name = _collection_name(name)
+        self._collection_name = collection_name(name)
         self._collection = self._open_collection()
         self._table = EntryTable(directory / "entries.sqlite", name)
-        self._entries: dict[str, IndexEntry] | None = None
+        self._entries: LazyEntries | None = None
         self._bm25: BM25Index | None = None
         self._masks: dict[tuple[Any, ...], np.ndarray] = {}
         self._agent_names: AgentNames | None = None
@@ -289,7 +217,7 @@ class ToolIndex:
             self._collection.upsert(
                 ids=[e.entry_id for e in chunk],
                 embeddings=vectors,
-                metadatas=[_metadata(e) for e in chunk],
+                metadatas=[entry_metadata(e) for e in chunk],
                 documents=[e.text for e in chunk],
             )
             self._table.write(chunk, [lexical_tokens(e.text) for e in chunk])
@@ -319,6 +247,54 @@ class ToolIndex:
             quarantine_reasons=[str(q) for q in catalog.quarantined],
             tools=sum(1 for e in desired.values() if e.kind == "tool"),
             agents=sum(1 for e in desired.values() if e.kind == "agent"),
+            seconds=time.perf_counter() - started,
+        )
+
+    def sync_tools(
+        self, tools: Sequence[ToolSpec], owner_names: Mapping[str, str]
+    ) -> SyncReport | None:
+        """Embed again those of ``tools`` (already indexed, same ids) whose entry key changed.
+
+        The O(changed) counterpart of :meth:`sync` for tools edited in place: only their
+        entries are planned and read from the table; their agents' entries stay (a tool's
+        id, agent and name did not change). ``owner_names``: each agent's display name.
+
+        Returns:
+            What was done (``unchanged`` counts the given tools only), or None when the
+            index cannot vouch for its own state (:meth:`sync_stamp`) or a tool is not in
+            it: then nothing was written, and the caller syncs the whole catalog.
+        """
+        started = time.perf_counter()
+        planned = {
+            f"tool:{spec.id}": self._planned_tool(spec, owner_names.get(spec.agent, ""))
+            for spec in tools
+        }
+        held = self._table.keys_of(list(planned))
+        if self.sync_stamp() is None or len(held) != len(planned):
+            return None
+        to_embed = sorted(
+            (replace(e, text=text()) for e, text in planned.values() if held[e.entry_id] != e.key),
+            key=lambda e: len(e.text),
+        )
+        if to_embed:
+            self._table.mark_sync(False)
+            for start in range(0, len(to_embed), EMBED_CHUNK):
+                chunk = to_embed[start : start + EMBED_CHUNK]
+                self._collection.upsert(
+                    ids=[e.entry_id for e in chunk],
+                    embeddings=self._embed_entries(chunk),
+                    metadatas=[entry_metadata(e) for e in chunk],
+                    documents=[e.text for e in chunk],
+                )
+                self._table.write(chunk, [lexical_tokens(e.text) for e in chunk])
+            self._table.mark_sync(True)
+            self._entries = None
+            self._bm25 = None
+            self._masks = {}
+        return SyncReport(
+            indexed=len(to_embed),
+            unchanged=len(planned) - len(to_embed),
+            tools=len(planned),
             seconds=time.perf_counter() - started,
         )
 
@@ -369,12 +345,12 @@ class ToolIndex:
             e
             for e in desired.values()
             if held.get(e.entry_id) == e.key
-            and _filter_metadata(stored[e.entry_id]) != _filter_metadata(_metadata(e))
+            and filter_metadata(stored[e.entry_id]) != filter_metadata(entry_metadata(e))
         ]
         for start in range(0, len(relabel), self._max_batch()):
             chunk = relabel[start : start + self._max_batch()]
             self._collection.update(
-                ids=[e.entry_id for e in chunk], metadatas=[_metadata(e) for e in chunk]
+                ids=[e.entry_id for e in chunk], metadatas=[entry_metadata(e) for e in chunk]
             )
 
     def desired_entries(self, catalog: Catalog) -> dict[str, IndexEntry]:
@@ -410,30 +386,35 @@ class ToolIndex:
                     agent=agent.id,
                     environment="",
                     side_effect=False,
-                    key=f"{_short_hash([agent.content_hash(), names])}:{config}",
+                    key=f"{short_hash([agent.content_hash(), names])}:{config}",
                     text="",
                 ),
                 functools.partial(agent_entry_text, agent, names),
             )
         for spec in catalog.tools.values():
-            entry_id = f"tool:{spec.id}"
             owner = catalog.agents.get(spec.agent)
-            owner_name = (owner.name if owner else "") or spec.agent
-            planned[entry_id] = (
-                IndexEntry(
-                    entry_id=entry_id,
-                    kind="tool",
-                    ref=spec.id,
-                    agent=spec.agent,
-                    environment=spec.environment or "",
-                    side_effect=spec.side_effect is not False,
-                    key=f"{_short_hash([spec.content_hash(), owner_name])}:{config}",
-                    text="",
-                    tags=tuple(dict.fromkeys(spec.entity_tags + spec.capability_tags)),
-                ),
-                functools.partial(tool_entry_text, spec, owner_name),
-            )
+            planned[f"tool:{spec.id}"] = self._planned_tool(spec, owner.name if owner else "")
         return planned
+
+    def _planned_tool(
+        self, spec: ToolSpec, owner_name: str
+    ) -> tuple[IndexEntry, Callable[[], str]]:
+        """A tool's entry with its key but no text yet, and how to write its text."""
+        owner_name = owner_name or spec.agent
+        return (
+            IndexEntry(
+                entry_id=f"tool:{spec.id}",
+                kind="tool",
+                ref=spec.id,
+                agent=spec.agent,
+                environment=spec.environment or "",
+                side_effect=spec.side_effect is not False,
+                key=f"{short_hash([spec.content_hash(), owner_name])}:{self.config_key}",
+                text="",
+                tags=tuple(dict.fromkeys(spec.entity_tags + spec.capability_tags)),
+            ),
+            functools.partial(tool_entry_text, spec, owner_name),
+        )
 
     def _embed_entries(self, entries: Sequence[IndexEntry]) -> np.ndarray:
         texts = [e.text for e in entries]
@@ -499,27 +480,27 @@ class ToolIndex:
 
     # ---------------------------------------------------------------- queries
     @property
-    def entries(self) -> dict[str, IndexEntry]:
-        """The entry table, by entry id (read from SQLite on first use)."""
+    def entries(self) -> Mapping[str, IndexEntry]:
+        """The entry table, by entry id (rows read from SQLite as they are asked for)."""
         if self._entries is None:
-            self._entries = self._table.load()
+            self._entries = LazyEntries(self._table)
             self._agent_names = None
         return self._entries
 
     def agent_names(self) -> AgentNames:
         """Every agent's name tokens and their weights (built on first use after a sync).
 
-        Tokenizing every agent's name cost about 1 s at 30k tools on each start-up, so the
-        tokens are saved beside the BM25 model under the table's generation and read back
-        while the entries are unchanged.
+        Tokenizing every agent's name cost about 1 s at 30k tools on each start-up, and
+        reading them all back 0.7 s at 100k: the tokens and the word weights are saved in
+        the entry table under its generation; the weights are read whole, an agent's tokens
+        when its coverage is asked for.
         """
         entries = self.entries
         if self._agent_names is None:
             key = self._table.generation_key()
-            path = self.directory / f"{self.name}.agent_names.json"
-            saved = _read_json(path)
-            if isinstance(saved, dict) and saved.get("key") == key:
-                tokens: dict[str, list[str]] = saved["tokens"]
+            weights = self._table.agent_name_weights(key)
+            if weights is not None:
+                self._agent_names = AgentNames(LazyAgentTokens(self._table), weights)
             else:
                 # An agent entry's text starts with its humanized name (agent_entry_text).
                 tokens = {
@@ -527,8 +508,8 @@ class ToolIndex:
                     for entry in entries.values()
                     if entry.kind == "agent"
                 }
-                path.write_text(json.dumps({"key": key, "tokens": tokens}))
-            self._agent_names = AgentNames.build(tokens)
+                self._agent_names = AgentNames.build(tokens)
+                self._table.save_agent_names(key, tokens, self._agent_names.weight)
         return self._agent_names
 
     def vectors(self, entry_ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -565,10 +546,11 @@ class ToolIndex:
         cached = self._masks.get(cache_key)
         if cached is not None:
             return cached
-        entries = self.entries
+        fields = self._table.filter_fields()  # not the entries' text: a mask reads no more
         mask = np.array(
             [
-                entries[i].kind in kinds and _allowed(entries[i], environments)
+                fields[i][0] in kinds
+                and environment_allows(fields[i][1] or None, fields[i][2], environments)
                 for i in bm25.ids
             ],
             dtype=bool,
@@ -656,39 +638,6 @@ class ToolIndex:
         return self._bm25 if self._bm25 is not None else self._ensure_bm25()
 
 
-def _read_json(path: Path) -> Any:
-    """The JSON document at ``path``, or None when it is missing or unreadable."""
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-
-
 def _allowed(entry: IndexEntry, environments: Sequence[str] | None) -> bool:
     """Whether the environment rule lets a run with this allow-list reach the entry."""
     return environment_allows(entry.environment or None, entry.side_effect, environments)
-
-
-def _metadata(entry: IndexEntry) -> dict[str, Any]:
-    """What Chroma stores beside an entry's vector: its key and what the filters read."""
-    return {
-        "kind": entry.kind,
-        "ref": entry.ref,
-        "agent": entry.agent,
-        "environment": entry.environment,
-        "side_effect": entry.side_effect,
-        "key": entry.key,
-    }
-
-
-def _filter_metadata(meta: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(meta.get(name) for name in ("kind", "environment", "side_effect"))
-
-
-def _collection_name(name: str) -> str:
-    cleaned = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:40]
-    return f"zspace_{cleaned}".ljust(3, "_")
-
-
-def _short_hash(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
