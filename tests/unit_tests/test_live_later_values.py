@@ -7,46 +7,7 @@ standardization."). The rule planner is run on tools it has never seen.
 
 from __future__ import annotations
 
-from typing import Any
-
-from nodes.context import Context
-from nodes.parsing.rules import RuleIntentParser
-from nodes.planning.draft import PlanDraft, PlanRequest
-from nodes.planning.rules import RulePlanner
-from stores.catalog.depgraph import ToolDependencyGraph
-from stores.catalog.model import Catalog
-from stores.language.lexicon import Lexicon
-
-STR = {"type": "string"}
-
-
-def plan(request: str, *tools: tuple[str, str, dict[str, Any], list[str]]) -> PlanDraft:
-    catalog = Catalog()
-    for name, description, properties, required in tools:
-        catalog.add_raw_tool(
-            {"name": name, "agent": "t", "description": description, "side_effect": False,
-             "input_schema": {"type": "object", "properties": properties,
-                              "required": required}},
-            source="test",
-        )
-    lexicon = Lexicon.default()
-    intent = RuleIntentParser(lexicon).parse(request)
-    candidates = {
-        sub["id"]: [{"tool_id": tool_id, "agent": "t", "score": 1.0, "call_name": ""}
-                    for tool_id in catalog.tools]
-        for sub in intent["sub_intents"]
-    }
-    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
-                          Context())
-    return planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
-
-
-def calls(draft: PlanDraft) -> list[tuple[str, dict[str, Any]]]:
-    return [
-        (c["tool_id"].split("/")[-1], {k: v.get("value") for k, v in c["args"].items()})
-        for c in draft.calls
-    ]
-
+from tests.unit_tests.test_rule_planner_schema import STR, calls, plan
 
 FORECAST = (
     "get_forecast", "Get the weather forecast of a city.",

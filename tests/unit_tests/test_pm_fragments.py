@@ -7,31 +7,8 @@ plain lower-case word is no value said against the other clause's "Tokyo".
 
 from __future__ import annotations
 
-from typing import Any
-
 from nodes.planning.clause_calls import fold_fragments
-from nodes.planning.draft import PlanDraft, PlanRequest
-
-
-def _call(sub: str, **args: tuple[Any, str]) -> dict[str, Any]:
-    return {"call_id": f"{sub}.core", "sub_intent_id": sub, "tool_id": "t/tallest_peaks",
-            "role": "core", "depends_on": [], "side_effect": False,
-            "args": {p: {"value": v, "origin": o} for p, (v, o) in args.items()}}
-
-
-def _draft(*calls: dict[str, Any]) -> PlanDraft:
-    subs = [{"id": c["sub_intent_id"], "text": c["sub_intent_id"], "operation": "get",
-             "target": "", "keywords": [], "entities": {}, "depends_on": [],
-             "action": "call_api"} for c in calls]
-    intent = {"request": "", "sub_intents": subs, "entities": {}}
-    draft = PlanDraft(PlanRequest(intent=intent))  # type: ignore[arg-type]
-    for call in calls:
-        draft.add_calls(call["sub_intent_id"], [call])  # type: ignore[list-item]
-    return draft
-
-
-def _values(draft: PlanDraft) -> list[dict[str, Any]]:
-    return [{p: s.get("value") for p, s in c["args"].items()} for c in draft.calls]
+from tests.unit_tests.test_structure_fragments import _call, _draft, _values
 
 
 def test_a_plain_word_read_as_a_value_does_not_keep_a_fragment_s_call() -> None:
