@@ -39,7 +39,9 @@ def test_small_crash_run_has_no_duplicate_or_lost_effect(setup: crash.Setup) -> 
     assert sum(r.kills for r in reports) >= 2  # random kills can land after the run ended
     assert sum(r.duplicate_effects for r in reports) == 0
     assert sum(r.lost_results for r in reports) == 0
-    assert all(r.finished for r in reports), [r.__dict__ for r in reports if not r.finished]
+    unfinished = [f"run {r.run} (kills {r.kill_plan}, attempts {r.attempts}): {r.detail}"
+                  for r in reports if not r.finished]
+    assert not unfinished, "\n".join(unfinished)  # the detail says why: pytest cuts a long repr
 
 
 @pytest.mark.parametrize("point", crash.POINTS)
