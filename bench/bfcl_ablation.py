@@ -33,7 +33,7 @@ def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextM
     """Component name → (what is switched off, a context manager that switches it off)."""
     from graph import routes
     from nodes.parsing import splitting
-    from nodes.planning import eligibility, param_fit, rules, schema_binder
+    from nodes.planning import eligibility, param_fit, param_values, rules, schema_binder
 
     def patches(*items: tuple[Any, str, Any]) -> contextlib.AbstractContextManager[Any]:
         stack = contextlib.ExitStack()
@@ -103,7 +103,10 @@ def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextM
         ),
         "units": (
             "a measure is neither checked against nor converted to a parameter's stated unit",
-            lambda: patches((param_fit, "measured_units", lambda *a, **k: None)),
+            lambda: patches(
+                (param_fit, "measured_units", lambda *a, **k: None),
+                (param_values, "measured_units", lambda *a, **k: None),
+            ),
         ),
         "fold fragments": (
             "a scene-setting or continuation clause keeps its own call",

@@ -17,7 +17,8 @@ from typing import Any
 
 from nodes.planning.binding import enum_mentioned, schema_properties
 from nodes.planning.draft import PlanDraft
-from nodes.planning.param_fit import describe_params, flag_value
+from nodes.planning.param_fit import describe_params
+from nodes.planning.param_values import flag_value
 from stores.catalog.model import Catalog
 
 # What the decider records for a clause no candidate fits (a gap, or a search again).

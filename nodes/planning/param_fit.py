@@ -2,9 +2,10 @@
 
 Each parameter is read from its schema alone (:class:`Param`: the words of its name, its type,
 enum or the values its description lists, description words); a typed span scores against it
-by type fit (:func:`type_fit`) and by the cue words beside it (:func:`cue_score`); enum values,
-flags and a lower-case value after the parameter's name are found in the text. The assignment
-of spans to parameters is :mod:`nodes.planning.schema_binder`'s.
+by type fit (:func:`type_fit`) and by the cue words beside it (:func:`cue_score`); enum values
+and a lower-case value after the parameter's name are found in the text. A span's value as the
+parameter wants it, and flags, are :mod:`nodes.planning.param_values`'s; the assignment of spans
+to parameters is :mod:`nodes.planning.schema_binder`'s.
 """
 
 from __future__ import annotations
@@ -23,10 +24,8 @@ from nodes.planning.value_cues import (
     own_words_before,
     range_end,
 )
-from stores.language.codes import code_in, value_as_described
+from stores.language.codes import code_in
 from stores.language.cues import english_words_of
-from stores.language.date_formats import date_as_described as described_date
-from stores.language.date_formats import time_as_described as described_time
 from stores.language.identifiers import (
     identifier_base,
     is_identifier_name,
@@ -51,7 +50,6 @@ YEAR_CUE = 0.8
 # Below this a cue is no evidence for an optional parameter.
 STRONG_CUE = 0.7
 FUZZY_WORD = 88
-# How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
 # Words too common in parameter descriptions to say anything about a value.
 _WEAK = frozenset(
     """the a an of to in for is be it this that which value given specified default type
@@ -329,9 +327,6 @@ def _preposition_cue(text: str, span: Span, param: Param) -> float:
     return NAME_CUE if word == first and word in STOPWORDS else 0.0
 
 
-
-
-
 def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float) -> float:
     """The best cue among ``words`` (nearest first), decaying with the distance from the span."""
     score = 0.0
@@ -570,118 +565,3 @@ def _phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | 
             continue
         return Span("phrase", text[start:end], text[start:end], start, end)
     return None
-
-
-# ------------------------------------------------------------------------------ binding
-def span_value(span: Span, param: Param) -> Any:
-    """A span's value for a parameter (a percentage is a fraction unless it says percent).
-
-    "5%" is 0.05 for "the annual interest rate", and 5 for "the yield as a percentage".
-    """
-    if span.kind == "percent" and param.kind == "number" and isinstance(span.value, int | float):
-        said = " ".join(param.description_words)
-        if "percent" not in said and "percentage" not in said:
-            return round(float(span.value) / 100, 10)
-    described = date_as_described(span, param)
-    if described is not None:
-        return described
-    units = measured_units(span, param)
-    if units is not None and isinstance(span.value, int | float) and units[0] != units[1]:
-        converted = convert(float(span.value), *units)  # "5000 m" for "the distance in km"
-        if converted is not None:
-            return coerce(round(converted, 10), param)
-    value = coerce(span.value, param)
-    if span.falling and _signed_param(param) and isinstance(value, int | float):
-        return -abs(value)  # "a loss of $1000" for "the amount gained or lost, negative if lost"
-    return value
-
-
-def _signed_param(param: Param) -> bool:
-    """Whether the parameter's description says a value of it can be negative."""
-    description = str(param.schema.get("description") or "").lower()
-    return re.search(r"\bnegative", description) is not None
-
-
-def date_as_described(span: Span, param: Param) -> str | None:
-    """A date or time in the format the parameter's description asks ("MM-DD-YYYY", "HH:MM").
-
-    Without a format in the description the date stays as the user wrote it.
-    """
-    if span.kind == "time" and isinstance(span.value, str):
-        return described_time(span.value, str(param.schema.get("description") or ""))
-    if span.kind != "date" or not isinstance(span.value, str):
-        return None
-    return described_date(span.value, str(param.schema.get("description") or ""))
-
-
-def coerce(value: Any, param: Param) -> Any:
-    """A span's value in the parameter's JSON type."""
-    kind = param.item_kind if param.kind == "array" else param.kind
-    if kind == "integer" and isinstance(value, float) and value.is_integer():
-        return int(value)
-    if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if kind == "string" and not isinstance(value, str):
-        if isinstance(value, float) and value.is_integer():
-            return str(int(value))
-        return str(value)
-    if kind == "string" and isinstance(value, str):
-        # "Berkeley, California" for "in the format 'City, State (abbr)'".
-        return value_as_described(value, str(param.schema.get("description") or "")) or value
-    return value
-
-
-_NEGATIONS = frozenset({"no", "not", "without", "don't", "dont", "exclude", "excluding", "never"})
-# Words of a flag's name that only say it is a flag ("include_", "is_", "use_").
-_FLAG_WORDS = frozenset(
-    """include is use get show with enable enabled has should want return flag consider fetch
-    add apply need""".split()
-)
-
-
-def _same_stem(word: str, other: str) -> bool:
-    """Two forms of one word ("standardize", "standardization"): a long common start."""
-    shorter = min(len(word), len(other))
-    if shorter < 6:
-        return False
-    common = 0
-    for a, b in zip(word, other, strict=False):
-        if a != b:
-            break
-        common += 1
-    return common >= max(6, shorter - 2)
-
-
-def flag_option(param: Param) -> dict[bool, Any] | None:
-    """The options of a flag written as a string enum ('True'/'False'/'dontcare'), by truth.
-
-    None when the enum does not hold both a true and a false word.
-    """
-    truths: dict[bool, Any] = {}
-    for option in param.enum:
-        word = str(option).strip().lower()
-        if word in {"true", "yes"}:
-            truths.setdefault(True, option)
-        elif word in {"false", "no"}:
-            truths.setdefault(False, option)
-    return truths if len(truths) == 2 else None
-
-
-def flag_value(text: str, param: Param) -> bool | None:
-    """A boolean flag the request turns on by naming it ("including human impact")."""
-    words = {w for w in param.name_words if w not in _FLAG_WORDS}
-    if not words:
-        return None
-    said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
-    positions = []
-    for word in words:
-        hits = [i for i, w in enumerate(said) if _word_match(w, {word}) or _same_stem(w, word)]
-        if hits:
-            positions.append(hits[0])
-        elif not param.required:
-            return None
-    if not positions:
-        return None  # a required flag still needs one word of its name said
-    first = min(positions)
-    before = {w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)[max(0, first - 3) : first]}
-    return not (before & _NEGATIONS)

@@ -33,18 +33,15 @@ from nodes.planning.param_fit import (
     Param,
     _phrase_after_cue,
     _word_match,
-    coerce,
     content_words,
     cue_score,
     describe_params,
     enum_mentions,
     enum_value,
-    flag_option,
-    flag_value,
     places_for,
-    span_value,
     type_fit,
 )
+from nodes.planning.param_values import coerce, flag_option, flag_value, span_value
 from nodes.planning.request_spans import Span, context_words, extract_spans
 from nodes.planning.value_cues import numbered_siblings, series_position
 from stores.language.identifiers import singular, split_words

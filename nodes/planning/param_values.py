@@ -1,0 +1,135 @@
+"""A value as a parameter wants it: its JSON type, unit, date format, sign, and flags.
+
+A span chosen for a parameter (:mod:`nodes.planning.schema_binder`) becomes the value the
+schema asks for here (:func:`span_value`, :func:`coerce`); a boolean flag the request turns on
+by naming it is read by :func:`flag_value`. How well a span fits is
+:mod:`nodes.planning.param_fit`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from nodes.planning.param_fit import Param, _word_match, measured_units
+from nodes.planning.request_spans import Span
+from stores.language.codes import value_as_described
+from stores.language.date_formats import date_as_described as described_date
+from stores.language.date_formats import time_as_described as described_time
+from stores.language.identifiers import singular
+from stores.language.keywords import lemmatize
+from stores.language.units import convert
+
+
+def span_value(span: Span, param: Param) -> Any:
+    """A span's value for a parameter (a percentage is a fraction unless it says percent).
+
+    "5%" is 0.05 for "the annual interest rate", and 5 for "the yield as a percentage".
+    """
+    if span.kind == "percent" and param.kind == "number" and isinstance(span.value, int | float):
+        said = " ".join(param.description_words)
+        if "percent" not in said and "percentage" not in said:
+            return round(float(span.value) / 100, 10)
+    described = date_as_described(span, param)
+    if described is not None:
+        return described
+    units = measured_units(span, param)
+    if units is not None and isinstance(span.value, int | float) and units[0] != units[1]:
+        converted = convert(float(span.value), *units)  # "5000 m" for "the distance in km"
+        if converted is not None:
+            return coerce(round(converted, 10), param)
+    value = coerce(span.value, param)
+    if span.falling and _signed_param(param) and isinstance(value, int | float):
+        return -abs(value)  # "a loss of $1000" for "the amount gained or lost, negative if lost"
+    return value
+
+
+def _signed_param(param: Param) -> bool:
+    """Whether the parameter's description says a value of it can be negative."""
+    description = str(param.schema.get("description") or "").lower()
+    return re.search(r"\bnegative", description) is not None
+
+
+def date_as_described(span: Span, param: Param) -> str | None:
+    """A date or time in the format the parameter's description asks ("MM-DD-YYYY", "HH:MM").
+
+    Without a format in the description the date stays as the user wrote it.
+    """
+    if span.kind == "time" and isinstance(span.value, str):
+        return described_time(span.value, str(param.schema.get("description") or ""))
+    if span.kind != "date" or not isinstance(span.value, str):
+        return None
+    return described_date(span.value, str(param.schema.get("description") or ""))
+
+
+def coerce(value: Any, param: Param) -> Any:
+    """A span's value in the parameter's JSON type."""
+    kind = param.item_kind if param.kind == "array" else param.kind
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if kind == "string" and not isinstance(value, str):
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return str(value)
+    if kind == "string" and isinstance(value, str):
+        # "Berkeley, California" for "in the format 'City, State (abbr)'".
+        return value_as_described(value, str(param.schema.get("description") or "")) or value
+    return value
+
+
+_NEGATIONS = frozenset({"no", "not", "without", "don't", "dont", "exclude", "excluding", "never"})
+# Words of a flag's name that only say it is a flag ("include_", "is_", "use_").
+_FLAG_WORDS = frozenset(
+    """include is use get show with enable enabled has should want return flag consider fetch
+    add apply need""".split()
+)
+
+
+def _same_stem(word: str, other: str) -> bool:
+    """Two forms of one word ("standardize", "standardization"): a long common start."""
+    shorter = min(len(word), len(other))
+    if shorter < 6:
+        return False
+    common = 0
+    for a, b in zip(word, other, strict=False):
+        if a != b:
+            break
+        common += 1
+    return common >= max(6, shorter - 2)
+
+
+def flag_option(param: Param) -> dict[bool, Any] | None:
+    """The options of a flag written as a string enum ('True'/'False'/'dontcare'), by truth.
+
+    None when the enum does not hold both a true and a false word.
+    """
+    truths: dict[bool, Any] = {}
+    for option in param.enum:
+        word = str(option).strip().lower()
+        if word in {"true", "yes"}:
+            truths.setdefault(True, option)
+        elif word in {"false", "no"}:
+            truths.setdefault(False, option)
+    return truths if len(truths) == 2 else None
+
+
+def flag_value(text: str, param: Param) -> bool | None:
+    """A boolean flag the request turns on by naming it ("including human impact")."""
+    words = {w for w in param.name_words if w not in _FLAG_WORDS}
+    if not words:
+        return None
+    said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
+    positions = []
+    for word in words:
+        hits = [i for i, w in enumerate(said) if _word_match(w, {word}) or _same_stem(w, word)]
+        if hits:
+            positions.append(hits[0])
+        elif not param.required:
+            return None
+    if not positions:
+        return None  # a required flag still needs one word of its name said
+    first = min(positions)
+    before = {w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)[max(0, first - 3) : first]}
+    return not (before & _NEGATIONS)
