@@ -18,6 +18,8 @@ from typing import Literal
 
 import pycountry
 
+from stores.language.places import region_of_city
+
 CodeKind = Literal["language", "currency", "country", "region"]
 KINDS: tuple[CodeKind, ...] = ("language", "currency", "country", "region")
 # Words of a description that ask for a code rather than a name.
@@ -25,6 +27,10 @@ _ASKS_CODE = re.compile(r"\b(?:code|codes|iso|abbr|abbreviat\w*|two-letter|three
                         r"2-letter|3-letter|alpha-?[23])\b", re.I)
 # An example of a place with an abbreviated region: "'Berkeley, CA'", "New York, NY".
 _REGION_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z]{2}\b")
+# A description that asks for a city with its state: "The city and state", "City, State".
+_ASKS_STATE = re.compile(r"\bcity\s*(?:,|and)\s*state\b", re.I)
+# A place's name alone: capitalised words, no comma ("San Francisco", "New York").
+_CITY_ALONE = re.compile(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*){0,3}")
 # A region spelled out after the place's comma: "Berkeley, California".
 _PLACE_REGION = re.compile(r"^(?P<place>[^,]+),\s*(?P<region>[A-Za-z][A-Za-z .'-]+)$")
 
@@ -98,12 +104,34 @@ def _kinds_asked(description: str) -> list[CodeKind]:
     return asked
 
 
+@lru_cache(maxsize=1)
+def _us_states() -> frozenset[str]:
+    """The two-letter codes of the states (and districts) of the United States."""
+    return frozenset(s.code.split("-", 1)[1] for s in pycountry.subdivisions
+                     if s.code.startswith("US-"))
+
+
+def _asks_us_state(description: str) -> bool:
+    """Whether a description wants a city with its state.
+
+    Its example ends in a state's code ("e.g. Denver, CO"), or it names the format ("City,
+    State").
+    """
+    for example in _REGION_EXAMPLE.finditer(description):
+        state = example.group().rsplit(", ", 1)[-1]
+        if state in _us_states():
+            return True
+    return _ASKS_STATE.search(description) is not None
+
+
 def value_as_described(value: str, description: str) -> str | None:
     """A name written the way a parameter's description asks for it, or None if unchanged.
 
     "Berkeley, California" is "Berkeley, CA" when the description shows or asks for the
     abbreviated region ("in the format 'City, State (abbr)'", "e.g. 'Boston, MA'"); "euros"
-    is "EUR" and "Spanish" "es" when it asks for a currency or language code. A code's
+    is "EUR" and "Spanish" "es" when it asks for a currency or language code; a city of the
+    United States said alone ("Seattle") gets its state ("Seattle, WA") when the description
+    wants a city and state. A code's
     length follows the description's example ("'USD'", "'en'") when it gives one.
     """
     if not description or not value.strip():
@@ -119,6 +147,9 @@ def value_as_described(value: str, description: str) -> str | None:
             if len(set(codes)) == 1:
                 return f"{place.group('place').strip()}, {codes[0]}"
         return None
+    if _CITY_ALONE.fullmatch(value.strip()) and _asks_us_state(description):
+        region = region_of_city(value)
+        return None if region is None else f"{value.strip()}, {region}"
     if not _ASKS_CODE.search(description):
         return None
     examples = re.findall(r"['\"]([A-Za-z]{2,3})['\"]", description)

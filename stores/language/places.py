@@ -1,0 +1,63 @@
+"""The state of a city a user names alone, from the GeoNames table that ``geotext`` ships.
+
+A schema that wants "The city and state, e.g. Denver, CO" gets "Seattle" from most users;
+:func:`region_of_city` gives the two-letter state of a city of the United States when the
+name is clearly that city (the largest place of that name is in the States and much larger
+than any other of the same name elsewhere or in another state), so no list of places lives
+in code. The table (GeoNames cities over 15,000 people) is read once, on first use.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from functools import lru_cache
+
+# How much larger the city must be than the next place of its name to be "the" city.
+_DOMINANCE = 3.0
+# Columns of a GeoNames ``cities15000.txt`` line.
+_NAME, _ASCII, _ALTERNATES, _COUNTRY, _REGION, _POPULATION = 1, 2, 3, 8, 10, 14
+
+
+Places = dict[str, list[tuple[int, str, str]]]
+
+
+@lru_cache(maxsize=1)
+def _cities() -> tuple[Places, Places]:
+    """Lower-case names, and alternate names, to (population, country, region) of each city."""
+    names: Places = {}
+    alternates: Places = {}
+    table = importlib.resources.files("geotext") / "data" / "cities15000.txt"
+    for line in table.read_text(encoding="utf-8").splitlines():
+        columns = line.split("\t")
+        if len(columns) <= _POPULATION:
+            continue
+        place = (int(columns[_POPULATION] or 0), columns[_COUNTRY], columns[_REGION])
+        for name in {columns[_NAME].lower(), columns[_ASCII].lower()}:
+            names.setdefault(name, []).append(place)
+        for name in columns[_ALTERNATES].split(","):
+            if name:
+                alternates.setdefault(name.lower(), []).append(place)
+    return names, alternates
+
+
+def region_of_city(name: str) -> str | None:
+    """The two-letter state of the United States city ``name`` names, or None.
+
+    "Seattle" is WA; "London" (England's is the larger), "Springfield" (three of like size)
+    and a lower-case word are None.
+    """
+    name = name.strip()
+    if not name[:1].isupper():
+        return None
+    names, alternates = _cities()
+    places = names.get(name.lower()) or alternates.get(name.lower()) or []
+    if not places:
+        return None
+    ranked = sorted(places, reverse=True)
+    largest = ranked[0]
+    if largest[1] != "US" or len(largest[2]) != 2:
+        return None
+    others = [p for p in ranked[1:] if (p[1], p[2]) != (largest[1], largest[2])]
+    if others and largest[0] < _DOMINANCE * others[0][0]:
+        return None
+    return largest[2]

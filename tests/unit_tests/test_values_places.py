@@ -1,0 +1,50 @@
+"""A city alone, written the way a parameter's description asks ("City, State", "e.g. Boston, MA")."""
+
+from __future__ import annotations
+
+from nodes.planning.request_spans import extract_spans
+from nodes.planning.schema_binder import bind_schema
+from stores.language.codes import value_as_described
+from stores.language.places import region_of_city
+
+CITY_STATE = "The city and state, e.g. Denver, CO"
+
+
+def test_a_city_gets_the_state_the_description_shows() -> None:
+    assert value_as_described("San Francisco", CITY_STATE) == "San Francisco, CA"
+    assert value_as_described("Portland", "City and state, for instance Austin, TX.") == \
+        "Portland, OR"
+    assert value_as_described("Chicago", "Specify the location in the format of City, State.") \
+        == "Chicago, IL"
+
+
+def test_a_city_named_as_the_user_wrote_it_keeps_that_name() -> None:
+    # geonames calls it "New York City"; the user's words stay, the state is added.
+    assert value_as_described("New York", CITY_STATE) == "New York, NY"
+
+
+def test_no_state_is_guessed_for_a_place_outside_the_states_or_an_ambiguous_one() -> None:
+    assert value_as_described("London", CITY_STATE) is None  # London, England is larger
+    assert value_as_described("Springfield", CITY_STATE) is None  # three of like size
+    assert value_as_described("Yellowstone National Park", CITY_STATE) is None
+    assert value_as_described("Boston", "The city where the museum is.") is None
+
+
+def test_region_of_city() -> None:
+    assert region_of_city("Seattle") == "WA"
+    assert region_of_city("seattle") is None  # a lower-case word is no name
+    assert region_of_city("Paris") is None
+
+
+def test_the_binder_fills_a_city_and_state_parameter_from_the_city_alone() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "location": {"type": "string", "description": CITY_STATE},
+            "cuisine": {"type": "string", "description": "Type of food."},
+        },
+        "required": ["location"],
+    }
+    text = "Find me a good sushi place in Seattle for tonight"
+    binding = bind_schema(text, schema, spans=extract_spans(text))
+    assert binding.sets == [{"location": "Seattle, WA"}]
