@@ -68,6 +68,8 @@ _NUMBER = re.compile(
 )
 _UNIT_ATTACHED = re.compile(r"[A-Za-z°µΩ/²³^\d]*[A-Za-z°µΩ²³](?:\^\d+)?")
 _UNIT_FOLLOWING = re.compile(r"\s+([A-Za-z°µΩ/²³]+(?:\^\d+)?(?:/[A-Za-z²³^\d]+)?)")
+# The scale after "degrees": "degrees Fahrenheit" is one unit.
+_DEGREE_SCALE = re.compile(r"\s+(celsius|fahrenheit|kelvin)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][\w'’\-.]*[\w]|[A-Za-z]|\d[\w.\-]*")
 _NEXT_UNIT = re.compile(
     r"\bnext\s+(second|minute|hour|day|night|week|month|quarter|year|decade|century)\b", re.I
@@ -252,6 +254,9 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             following = re.match(_UNIT_FOLLOWING, text[end:])
             if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS:
                 unit, end = following.group(1), end + following.end()
+        scale_word = _DEGREE_SCALE.match(text, end) if unit in {"degree", "degrees"} else None
+        if scale_word is not None:  # "72 degrees Fahrenheit": one unit, the scale's
+            unit, end = scale_word.group(1).lower(), scale_word.end()
         _add(
             spans,
             taken,

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nodes.planning.argument_sets import repeated_sets, spans_within, used_list_ranges
+from nodes.planning.currency_values import currency_values
 from nodes.planning.object_binding import bind_object_parameters
 from nodes.planning.param_fit import (
     _WEAK,
@@ -43,6 +44,7 @@ from nodes.planning.param_fit import (
 )
 from nodes.planning.param_values import coerce, flag_option, flag_value, span_value
 from nodes.planning.request_spans import Span, context_words, extract_spans
+from nodes.planning.unit_values import unit_parameter_values
 from nodes.planning.value_cues import numbered_siblings, series_position
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS, lemmatize
@@ -106,8 +108,15 @@ def bind_schema(
     values: dict[str, list[Any]] = {}
     evidence: dict[str, float] = {}
     used: set[int] = set()
+    # Currencies said in words are a conversion's from and to; their words fill nothing else.
+    for start, end in currency_values(text, found, params, values):
+        used.update(i for i, (s, _) in enumerate(atoms)
+                    if s.kind not in {"money", "number"} and start - 12 < s.start and s.end <= end)
+    evidence.update({name: 2.0 for name in values})
     # Enum / allowed values named in the text bind first: the strongest evidence there is.
     for param in params:
+        if param.name in values:
+            continue
         truths = flag_option(param)
         flag = flag_value(text, param) if truths is not None else None
         if truths is not None and flag is not None and enum_value(text, param) is None:
@@ -222,6 +231,7 @@ def bind_schema(
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
     bind_object_parameters(text, params, values, bind_schema)
+    unit_parameter_values(text, found, params, values)
     _keep_enum_values(values, params)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)
