@@ -178,7 +178,8 @@ def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
 
     A schema with two or more free-text parameters of a place to fill (``city`` and
     ``state``) takes "Chicago" and "Illinois" apart; one that has a single ``location`` (and
-    a ``genre`` beside it) takes the place as written.
+    a ``genre`` beside it), or two of one kind (``start_location``, ``end_location``), takes
+    the place as written.
     """
     free_text = [
         p
@@ -189,7 +190,8 @@ def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
         and not p.closed
         and (p.name_words | p.description_words) & _PLACE_PARTS
     ]
-    if len(free_text) < 2:
+    # Two ends of one kind of place (start_location, end_location) each take a whole place.
+    if len(free_text) < 2 or len({head_word(p.name) for p in free_text}) < 2:
         return list(spans)
     split: list[Span] = []
     for span in spans:
@@ -221,6 +223,14 @@ def measured_units(span: Span, param: Param) -> tuple[Any, Any] | None:
     return None if source is None else (source, target)
 
 
+def quoted_number(value: str) -> float | None:
+    """The number a quoted value is ("94110", "0.75"), or None when it is text."""
+    text = value.strip()
+    if not re.fullmatch(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)", text):
+        return None
+    return float(text)
+
+
 def type_fit(span: Span, param: Param) -> float:
     """How well a span's kind fits the parameter's type (0 = not at all).
 
@@ -237,6 +247,9 @@ def type_fit(span: Span, param: Param) -> float:
         if converted is None or abs(converted - round(converted)) > 1e-9:
             return 0.0  # "10 days" is no whole number of months
     value = span.value
+    if span.kind == "quoted" and kind in {"integer", "number"} and isinstance(value, str):
+        number = quoted_number(value)  # "zip code '94110'": the quotes keep a number
+        return 0.0 if number is None or (kind == "integer" and not number.is_integer()) else 1.0
     numeric = span.kind in {"number", "money", "percent"}
     if numeric and span.text[:1].isalpha():
         return 0.6 * _numeric_fit(kind, value)  # "three circles" counts more than it sets
@@ -384,6 +397,31 @@ def _more_name_words(words: Iterable[str], param: Param) -> float:
     return 0.1 * (len(matched) - 1) if len(matched) > 1 else 0.0
 
 
+# How a description says its parameter counts something: "the number of photos".
+_COUNTS = re.compile(r"\b(?:number of|how many|count of|amount of|quantity of)\b", re.I)
+_COUNT_NAMES = frozenset({"count", "num", "number", "limit", "quantity", "total", "n"})
+
+
+def _counts_said_noun(span: Span, after: Sequence[str], param: Param) -> bool:
+    """A count parameter whose description names the noun the number counts.
+
+    "five prime numbers" for "How many primes to list", "twelve photos" for "The number of
+    photos to return": the counted noun, not the parameter's name, ties the number to it.
+    """
+    if param.kind != "integer":
+        return False
+    description = str(param.schema.get("description") or "")
+    if not (_COUNTS.search(description) or head_word(param.name) in _COUNT_NAMES
+            or next(iter(split_words(param.name)), "").lower() in _COUNT_NAMES):
+        return False
+    nouns = [span.unit or "", *after[:2]] if span.unit else list(after[:1])
+    return any(
+        noun and noun.lower() not in STOPWORDS
+        and _word_match(lemmatize(singular(noun.lower())), param.description_words)
+        for noun in nouns
+    )
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
     before = own_words_before(text, span)
@@ -418,6 +456,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         counted = lemmatize(singular(rest[0])) if rest and rest[0] not in STOPWORDS else ""
         if _word_match(unit, said) or (counted and _word_match(counted, param.name_words)):
             score = max(score, UNIT_CUE) + 0.2
+    if span.kind == "number" and _counts_said_noun(span, after, param):
+        score = max(score, UNIT_CUE + 0.2)
     if _looks_like_year(span) and head_word(param.name) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
     if span.kind == "time" and "time" in param.name_words and type_fit(span, param) > 0.3:

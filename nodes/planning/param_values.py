@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from nodes.planning.param_fit import Param, _word_match, measured_units
+from nodes.planning.param_fit import Param, _word_match, measured_units, quoted_number
 from nodes.planning.request_spans import Span
+from nodes.planning.value_cues import head_word
 from stores.language.codes import value_as_described
 from stores.language.date_formats import date_as_described as described_date
 from stores.language.date_formats import time_as_described as described_time
@@ -65,6 +66,9 @@ def date_as_described(span: Span, param: Param) -> str | None:
 def coerce(value: Any, param: Param) -> Any:
     """A span's value in the parameter's JSON type."""
     kind = param.item_kind if param.kind == "array" else param.kind
+    if kind in {"integer", "number"} and isinstance(value, str):
+        number = quoted_number(value)
+        value = value if number is None else number
     if kind == "integer" and isinstance(value, float) and value.is_integer():
         return int(value)
     if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
@@ -133,3 +137,21 @@ def flag_value(text: str, param: Param) -> bool | None:
     first = min(positions)
     before = {w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)[max(0, first - 3) : first]}
     return not (before & _NEGATIONS)
+
+
+def without_own_noun(value: Any, param: Param) -> Any:
+    """A lower-case phrase less the parameter's own noun after it: "single room" for room_type.
+
+    The noun that names what the parameter qualifies is its cue, the words before it the
+    value; a value of the noun the name is headed by keeps it ("living room" for room). A name
+    ("Plaza Hotel" for hotel_name) keeps every word: its capitals say the noun is its own.
+    """
+    if param.kind != "string" or param.enum or not isinstance(value, str):
+        return value
+    words = value.split()
+    if len(words) < 2 or value != value.lower() or not re.fullmatch(r"[a-z][a-z\- ]*", value):
+        return value
+    noun = lemmatize(singular(words[-1]))
+    if noun in param.name_words and noun != head_word(param.name):
+        return " ".join(words[:-1])  # the room of room_type; a "living room" is a room
+    return value
