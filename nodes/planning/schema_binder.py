@@ -42,7 +42,13 @@ from nodes.planning.param_fit import (
     places_for,
     type_fit,
 )
-from nodes.planning.param_values import coerce, flag_option, flag_value, span_value
+from nodes.planning.param_values import (
+    coerce,
+    flag_option,
+    flag_value,
+    span_value,
+    without_own_noun,
+)
 from nodes.planning.request_spans import Span, context_words, extract_spans
 from nodes.planning.unit_values import unit_parameter_values
 from nodes.planning.value_cues import numbered_siblings, series_position
@@ -232,6 +238,9 @@ def bind_schema(
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
     bind_object_parameters(text, params, values, bind_schema)
     unit_parameter_values(text, found, params, values)
+    for param in params:
+        if param.name in values:
+            values[param.name] = [without_own_noun(v, param) for v in values[param.name]]
     _keep_enum_values(values, params)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)
@@ -311,6 +320,11 @@ def _phrases_by_meaning(
     for param in wanted:
         query = " ".join(split_words(param.name)) + ": " + str(param.schema.get("description", ""))
         scores = list(similarity(query, phrases))
+        # The parameter's own name said ("the living room") is its cue, never its value.
+        own = [i for i, phrase in enumerate(phrases)
+               if content_words(phrase) and content_words(phrase) <= param.name_words]
+        for index in own:
+            scores[index] = -1.0
         best = max(range(len(phrases)), key=lambda i: scores[i])
         if scores[best] >= PHRASE_SIMILARITY:
             values[param.name] = [phrases[best]]

@@ -48,3 +48,31 @@ def test_the_binder_fills_a_city_and_state_parameter_from_the_city_alone() -> No
     text = "Find me a good sushi place in Seattle for tonight"
     binding = bind_schema(text, schema, spans=extract_spans(text))
     assert binding.sets == [{"location": "Seattle, WA"}]
+
+
+def test_two_places_of_one_kind_keep_their_countries() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "start_location": {"type": "string", "description": "Where the trip starts."},
+            "end_location": {"type": "string", "description": "Where the trip ends."},
+        },
+        "required": ["start_location", "end_location"],
+    }
+    text = "Quickest way from Lyon, France to Turin, Italy by train?"
+    binding = bind_schema(text, schema, spans=extract_spans(text))
+    assert binding.sets == [{"start_location": "Lyon, France", "end_location": "Turin, Italy"}]
+
+
+def test_a_city_and_a_state_parameter_still_take_the_parts() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "The city."},
+            "state": {"type": "string", "description": "The state."},
+        },
+        "required": ["city", "state"],
+    }
+    text = "What's the crime rate in Fresno, California?"
+    binding = bind_schema(text, schema, spans=extract_spans(text))
+    assert binding.sets == [{"city": "Fresno", "state": "California"}]
