@@ -155,3 +155,15 @@ def without_own_noun(value: Any, param: Param) -> Any:
     if noun in param.name_words and noun != head_word(param.name):
         return " ".join(words[:-1])  # the room of room_type; a "living room" is a room
     return value
+
+
+def with_range(text: str, value: Any, param: Param) -> Any:
+    """A number given to a free-text parameter, whole with the range it starts ("2019-2020").
+
+    "the 2019-2020 season" is read as two numbers, but a ``season`` written as text is the
+    range as said; numeric parameters keep taking the ends one by one.
+    """
+    if param.kind != "string" or param.enum or not isinstance(value, str) or not value.isdigit():
+        return value
+    ranges = re.findall(rf"(?<![\w.\-]){value}\s?[-–/]\s?\d{{2,4}}(?![\w.\-])", text)
+    return ranges[0] if len(set(ranges)) == 1 else value

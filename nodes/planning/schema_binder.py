@@ -47,6 +47,7 @@ from nodes.planning.param_values import (
     flag_option,
     flag_value,
     span_value,
+    with_range,
     without_own_noun,
 )
 from nodes.planning.request_spans import Span, context_words, extract_spans
@@ -240,7 +241,9 @@ def bind_schema(
     unit_parameter_values(text, found, params, values)
     for param in params:
         if param.name in values:
-            values[param.name] = [without_own_noun(v, param) for v in values[param.name]]
+            values[param.name] = [
+                with_range(text, without_own_noun(v, param), param) for v in values[param.name]
+            ]
     _keep_enum_values(values, params)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)

@@ -51,3 +51,29 @@ def test_the_parameters_noun_after_a_lower_case_value_is_left_out() -> None:
     assert binding.sets == [
         {"hotel_name": "Grand Budapest Hotel", "room_type": "double", "nights": 3}
     ]
+
+
+def test_a_string_parameter_takes_a_range_of_years_whole() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "team": {"type": "string", "description": "Name of the team."},
+            "season": {"type": "string", "description": "The season."},
+        },
+        "required": ["team", "season"],
+    }
+    text = "How did the Chicago Bulls do in the 1995-1996 season?"
+    binding = bind_schema(text, schema, spans=extract_spans(text))
+    assert binding.sets == [{"team": "Chicago Bulls", "season": "1995-1996"}]
+    years = {
+        "type": "object",
+        "properties": {
+            "start_year": {"type": "integer", "description": "First year."},
+            "end_year": {"type": "integer", "description": "Last year."},
+        },
+        "required": ["start_year", "end_year"],
+    }
+    text = "cases between 2015-2021"
+    assert bind_schema(text, years, spans=extract_spans(text)).sets == [
+        {"start_year": 2015, "end_year": 2021}
+    ]
