@@ -18,7 +18,7 @@ from typing import Literal
 
 import pycountry
 
-from stores.language.places import region_of_city
+from stores.language.places import country_of_city, region_of_city
 
 CodeKind = Literal["language", "currency", "country", "region"]
 KINDS: tuple[CodeKind, ...] = ("language", "currency", "country", "region")
@@ -29,6 +29,8 @@ _ASKS_CODE = re.compile(r"\b(?:code|codes|iso|abbr|abbreviat\w*|two-letter|three
 _REGION_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z]{2}\b")
 # A description that asks for a city with its state: "The city and state", "City, State".
 _ASKS_STATE = re.compile(r"\bcity\s*(?:,|and)\s*state\b", re.I)
+# A description that asks for a city with its country: "City, Country".
+_ASKS_COUNTRY = re.compile(r"\bcity\s*,\s*country\b", re.I)
 # A place's name alone: capitalised words, no comma ("San Francisco", "New York").
 _CITY_ALONE = re.compile(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*){0,3}")
 # A region spelled out after the place's comma: "Berkeley, California".
@@ -105,6 +107,12 @@ def _kinds_asked(description: str) -> list[CodeKind]:
 
 
 @lru_cache(maxsize=1)
+def _country_names() -> dict[str, str]:
+    """ISO alpha-2 codes to the country's common name ("JP": "Japan")."""
+    return {c.alpha_2: getattr(c, "common_name", "") or c.name for c in pycountry.countries}
+
+
+@lru_cache(maxsize=1)
 def _us_states() -> frozenset[str]:
     """The two-letter codes of the states (and districts) of the United States."""
     return frozenset(s.code.split("-", 1)[1] for s in pycountry.subdivisions
@@ -131,7 +139,8 @@ def value_as_described(value: str, description: str) -> str | None:
     abbreviated region ("in the format 'City, State (abbr)'", "e.g. 'Boston, MA'"); "euros"
     is "EUR" and "Spanish" "es" when it asks for a currency or language code; a city of the
     United States said alone ("Seattle") gets its state ("Seattle, WA") when the description
-    wants a city and state. A code's
+    wants a city and state, and another city its country ("Tokyo, Japan") when it wants
+    "City, Country". A code's
     length follows the description's example ("'USD'", "'en'") when it gives one.
     """
     if not description or not value.strip():
@@ -147,9 +156,15 @@ def value_as_described(value: str, description: str) -> str | None:
             if len(set(codes)) == 1:
                 return f"{place.group('place').strip()}, {codes[0]}"
         return None
-    if _CITY_ALONE.fullmatch(value.strip()) and _asks_us_state(description):
-        region = region_of_city(value)
-        return None if region is None else f"{value.strip()}, {region}"
+    if _CITY_ALONE.fullmatch(value.strip()):
+        region = region_of_city(value) if _asks_us_state(description) else None
+        if region is not None:
+            return f"{value.strip()}, {region}"
+        country = country_of_city(value) if _ASKS_COUNTRY.search(description) else None
+        if country is not None and country != "US" and country in _country_names():
+            return f"{value.strip()}, {_country_names()[country]}"
+        if _asks_us_state(description) or _ASKS_COUNTRY.search(description):
+            return None
     if not _ASKS_CODE.search(description):
         return None
     examples = re.findall(r"['\"]([A-Za-z]{2,3})['\"]", description)

@@ -40,11 +40,11 @@ def _cities() -> tuple[Places, Places]:
     return names, alternates
 
 
-def region_of_city(name: str) -> str | None:
-    """The two-letter state of the United States city ``name`` names, or None.
+def _the_city(name: str) -> tuple[int, str, str] | None:
+    """The place a capitalised name clearly names: (population, country, region), or None.
 
-    "Seattle" is WA; "London" (England's is the larger), "Springfield" (three of like size)
-    and a lower-case word are None.
+    The largest place of that name, when it is several times larger than any namesake in
+    another country or region ("Springfield" names none).
     """
     name = name.strip()
     if not name[:1].isupper():
@@ -55,9 +55,25 @@ def region_of_city(name: str) -> str | None:
         return None
     ranked = sorted(places, reverse=True)
     largest = ranked[0]
-    if largest[1] != "US" or len(largest[2]) != 2:
-        return None
     others = [p for p in ranked[1:] if (p[1], p[2]) != (largest[1], largest[2])]
     if others and largest[0] < _DOMINANCE * others[0][0]:
         return None
-    return largest[2]
+    return largest
+
+
+def country_of_city(name: str) -> str | None:
+    """The ISO alpha-2 code of the country of the city ``name`` clearly names ("Tokyo": JP)."""
+    city = _the_city(name)
+    return None if city is None else city[1]
+
+
+def region_of_city(name: str) -> str | None:
+    """The two-letter state of the United States city ``name`` names, or None.
+
+    "Seattle" is WA; "London" (England's is the larger), "Springfield" (three of like size)
+    and a lower-case word are None.
+    """
+    city = _the_city(name)
+    if city is None or city[1] != "US" or len(city[2]) != 2:
+        return None
+    return city[2]

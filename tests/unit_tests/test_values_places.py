@@ -76,3 +76,16 @@ def test_a_city_and_a_state_parameter_still_take_the_parts() -> None:
     text = "What's the crime rate in Fresno, California?"
     binding = bind_schema(text, schema, spans=extract_spans(text))
     assert binding.sets == [{"city": "Fresno", "state": "California"}]
+
+
+STATE_OR_COUNTRY = (
+    "The city, as 'City, State' (e.g. 'Austin, TX') for a city of the United States, "
+    "else as 'City, Country'."
+)
+
+
+def test_a_city_outside_the_states_gets_its_country_when_the_format_asks() -> None:
+    assert value_as_described("Tokyo", STATE_OR_COUNTRY) == "Tokyo, Japan"
+    assert value_as_described("Seattle", STATE_OR_COUNTRY) == "Seattle, WA"
+    assert value_as_described("Tokyo", CITY_STATE) is None  # no country asked for
+    assert value_as_described("Tokyo", "The city name, e.g. Berlin") is None
