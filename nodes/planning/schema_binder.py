@@ -225,9 +225,10 @@ def bind_schema(
             values[name] = [[value]] if by_name[name].kind == "array" else [value]
             evidence[name] = scores[name]
             used.add(index)
-    # A string parameter still empty may take the words right after its name.
+    # A required string parameter still empty may take the words right after its name; an
+    # optional one is better left out than guessed ("cook a roast chicken" is no method).
     for param in free_params:
-        if param.name in values:
+        if param.name in values or not param.required:
             continue
         taken = [atoms[i][0] for i in used]
         phrase = _phrase_after_cue(text, param, taken)

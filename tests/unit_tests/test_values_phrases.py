@@ -77,3 +77,17 @@ def test_a_string_parameter_takes_a_range_of_years_whole() -> None:
     assert bind_schema(text, years, spans=extract_spans(text)).sets == [
         {"start_year": 2015, "end_year": 2021}
     ]
+
+
+def test_an_optional_parameter_takes_no_words_after_its_name_as_a_guess() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "weight_kg": {"type": "number", "description": "Weight in kilograms."},
+            "cooking_method": {"type": "string", "description": "How, default 'roast'."},
+        },
+        "required": ["weight_kg"],
+    }
+    text = "How long should I cook a stuffed turkey of 5 kg?"
+    binding = bind_schema(text, schema, spans=extract_spans(text))
+    assert binding.sets == [{"weight_kg": 5.0}]
