@@ -90,11 +90,19 @@ def _lines(text: str) -> list[tuple[str, bool]]:
     for match in _LINE_BREAKS.finditer(text):
         if match.end() == match.start():
             continue
+        if "\n" not in match.group() and _inside_parentheses(text, match.start()):
+            continue  # "the pairs (45, 60) and (81, 27)": "60)" closes a pair, no step "60)"
         pieces.append((text[start : match.start()], numbered))
         numbered = bool(re.search(r"\d", match.group()))
         start = match.end()
     pieces.append((text[start:], numbered))
     return pieces
+
+
+def _inside_parentheses(text: str, position: int) -> bool:
+    """Whether an opening parenthesis before ``position`` on its line is still open."""
+    line = text[text.rfind("\n", 0, position) + 1 : position]
+    return line.count("(") > line.count(")")
 
 
 def _protect_quotes(text: str) -> tuple[str, list[str]]:

@@ -1,0 +1,84 @@
+"""One call per action: how many calls the rule planner makes for a request.
+
+Requests written here (none from a benchmark), each planned against one or two tools of its
+own: a "City, ST" pair is one value, a parenthesised pair is never a numbered step, a
+closing question that restates the request asks nothing new.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.context import Context
+from nodes.parsing.rules import RuleIntentParser
+from nodes.parsing.splitting import ClauseSplitter
+from nodes.planning.argument_sets import cut_points
+from nodes.planning.draft import PlanRequest
+from nodes.planning.rules import RulePlanner
+from stores.catalog.depgraph import ToolDependencyGraph
+from stores.catalog.model import Catalog
+from stores.language.lexicon import Lexicon
+from stores.language.vocabulary import domain_vocabulary
+
+
+def _tool(name: str, description: str, properties: dict[str, Any],
+          required: list[str]) -> dict[str, Any]:
+    return {
+        "name": name, "agent": "t", "description": description, "side_effect": False,
+        "environment": "test",
+        "input_schema": {"type": "object", "properties": properties, "required": required},
+    }
+
+
+def _planned(request: str, *tools: dict[str, Any]) -> list[dict[str, Any]]:
+    """The core calls the rule planner makes for ``request``: tool name and argument values."""
+    catalog = Catalog()
+    for tool in tools:
+        catalog.add_raw_tool(tool, source="test")
+    lexicon = Lexicon.default()
+    intent = RuleIntentParser(lexicon).parse(request)
+    candidates = {
+        sub["id"]: [{"tool_id": tool_id, "agent": "t", "score": 1.0, "call_name": ""}
+                    for tool_id in catalog.tools]
+        for sub in intent["sub_intents"]
+    }
+    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
+                          Context())
+    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
+    return [
+        {"tool": catalog.tools[c["tool_id"]].name,
+         **{k: v.get("value") for k, v in c["args"].items()}}
+        for c in draft.calls
+        if c["role"] == "core"
+    ]
+
+
+BOOKSTORES = _tool(
+    "bookstore_finder", "Find bookstores near a location.",
+    {"location": {"type": "string", "description": "City and state, e.g. Boston, MA"}},
+    ["location"],
+)
+LCM = _tool(
+    "least_common_multiple", "Compute the least common multiple of two integers.",
+    {"a": {"type": "integer", "description": "First integer"},
+     "b": {"type": "integer", "description": "Second integer"}},
+    ["a", "b"],
+)
+
+
+def test_a_city_and_its_state_code_are_one_value_not_two_calls() -> None:
+    calls = _planned("Find bookstores in Denver, CO and Austin, TX", BOOKSTORES)
+    assert sorted(c["location"] for c in calls) == ["Austin, TX", "Denver, CO"]
+
+
+def test_a_comma_before_a_state_code_is_no_cut_between_argument_sets() -> None:
+    text = "bookstores in Denver, CO and Austin, TX"
+    assert [text[a:b] for a, b in cut_points(text, 2)] == [text]
+
+
+def test_a_parenthesised_pair_is_no_numbered_step() -> None:
+    splitter = ClauseSplitter(Lexicon.default(), domain_vocabulary())
+    request = "What is the least common multiple of the pairs (12, 18) and (20, 30)?"
+    assert len(splitter.split(request)) == 1
+    calls = _planned(request, LCM)
+    assert sorted((c["a"], c["b"]) for c in calls) == [(12, 18), (20, 30)]
