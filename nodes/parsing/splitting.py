@@ -15,7 +15,7 @@ before that clause's text so its values bind there.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from nodes.parsing.chitchat import chit_chat
 from stores.language.keywords import lemmatize, token_spans
@@ -212,6 +212,40 @@ def _clean_clause(clause: str) -> str:
     return text.strip(" ,;:")
 
 
+# Prepositions a clause of its own may start with when it only says new values for the ask
+# before it: "... from Boston to Albany, then from Albany to Buffalo".
+_ELLIPSIS_PREPOSITIONS = frozenset("from for to in at on with between by".split())
+
+
+def _repeat_elided_asks(
+    clauses: Sequence[tuple[str, bool, bool]], names_operation: Callable[[str], bool]
+) -> list[tuple[str, bool, bool]]:
+    """A clause that is only a phrase repeats the ask of the clause before it.
+
+    "Get the distance from Boston to Albany, then from Albany to Buffalo": the second
+    clause starts with a preposition the first one has and names no operation; it is the
+    first clause's words up to that preposition, followed by its own ("Get the distance
+    from Albany to Buffalo").
+    """
+    result: list[tuple[str, bool, bool]] = []
+    for clause, after, facts in clauses:
+        previous = next((c for c, _, f in reversed(result) if not f), None)
+        words = [t for *_, t in token_spans(clause, split_identifiers=False)]
+        lead = words[0] if words else ""
+        if (
+            previous is not None
+            and not facts
+            and lead in _ELLIPSIS_PREPOSITIONS
+            and not names_operation(clause)
+            and not any(w in _QUESTION_WORDS for w in words)
+        ):
+            found = re.search(rf"\b{lead}\b", previous, re.I)
+            if found is not None and found.start() > 0:
+                clause = previous[: found.start()] + clause.lstrip()
+        result.append((clause, after, facts))
+    return result
+
+
 class ClauseSplitter:
     """Splits a request into clauses in execution order, reading verbs through the lexicon.
 
@@ -271,6 +305,7 @@ class ClauseSplitter:
             (_restore_quotes(_clean_clause(c), quotes), a, facts) for c, a, facts in clauses
         ]
         kept = [(c, a, facts) for c, a, facts in restored if c.strip(" ,.;!?")]
+        kept = _repeat_elided_asks(kept, self._names_operation)
         if all(facts for *_, facts in kept) or not any(facts for *_, facts in kept):
             return [(c, a, "") for c, a, _ in kept]
         merged: list[tuple[str, bool, str]] = []

@@ -82,3 +82,30 @@ def test_a_parenthesised_pair_is_no_numbered_step() -> None:
     assert len(splitter.split(request)) == 1
     calls = _planned(request, LCM)
     assert sorted((c["a"], c["b"]) for c in calls) == [(12, 18), (20, 30)]
+
+
+DISTANCE = _tool(
+    "get_driving_distance", "Calculate the driving distance between two locations.",
+    {"origin": {"type": "string", "description": "Starting point"},
+     "destination": {"type": "string", "description": "End point"}},
+    ["origin", "destination"],
+)
+
+
+def test_a_clause_that_is_only_a_phrase_repeats_the_ask_before_it() -> None:
+    splitter = ClauseSplitter(Lexicon.default(), domain_vocabulary())
+    assert splitter.split(
+        "Get the driving distance from Boston to Albany and then from Albany to Buffalo"
+    ) == ["Get the driving distance from Boston to Albany",
+          "Get the driving distance from Albany to Buffalo"]
+    calls = _planned(
+        "What is the driving distance from Boston to Albany, then from Albany to Buffalo, "
+        "and finally from Buffalo back to Boston?", DISTANCE)
+    assert [(c["origin"], c["destination"]) for c in calls] == [
+        ("Boston", "Albany"), ("Albany", "Buffalo"), ("Buffalo", "Boston")]
+
+
+def test_a_phrase_clause_with_its_own_verb_keeps_its_words() -> None:
+    splitter = ClauseSplitter(Lexicon.default(), domain_vocabulary())
+    assert splitter.split("Create an order for account 1, then for account 2 cancel it") == [
+        "Create an order for account 1", "for account 2 cancel it"]
