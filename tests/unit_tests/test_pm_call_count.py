@@ -109,3 +109,28 @@ def test_a_phrase_clause_with_its_own_verb_keeps_its_words() -> None:
     splitter = ClauseSplitter(Lexicon.default(), domain_vocabulary())
     assert splitter.split("Create an order for account 1, then for account 2 cancel it") == [
         "Create an order for account 1", "for account 2 cancel it"]
+
+
+WEATHER = _tool(
+    "get_current_weather", "Get the current weather in a given location.",
+    {"location": {"type": "string", "description": "The city and state, e.g. Boston, MA"},
+     "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    ["location"],
+)
+
+
+def test_a_closing_question_that_restates_the_request_makes_no_second_call() -> None:
+    calls = _planned("Can you check the weather for Austin, TX in fahrenheit? I need to know "
+                     "the current weather conditions in Austin.", WEATHER)
+    assert calls == [{"tool": "get_current_weather", "location": "Austin, TX",
+                      "unit": "fahrenheit"}]
+
+
+def test_a_restatement_that_names_the_place_more_fully_completes_the_first_call() -> None:
+    calls = _planned("What's the weather in Austin? I mean the weather in Austin, TX.", WEATHER)
+    assert calls == [{"tool": "get_current_weather", "location": "Austin, TX"}]
+
+
+def test_two_clauses_with_different_places_keep_two_calls() -> None:
+    calls = _planned("What's the weather in Austin, TX? Also the weather in Boston.", WEATHER)
+    assert sorted(c["location"] for c in calls) == ["Austin, TX", "Boston"]
