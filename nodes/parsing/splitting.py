@@ -41,6 +41,11 @@ _SUBJECTS = DETERMINERS | frozenset(
 )
 # "John has ...", "Tech Corp is ...": a name followed by one of these is a subject.
 _AFTER_SUBJECT = frozenset("is are was were has have had will would who which whose".split())
+# When a statement happened, said before its subject: "Yesterday I ...", "Last week we ...".
+_TIME_OPENERS = frozenset(
+    "yesterday today tomorrow tonight recently earlier lately usually often sometimes".split()
+)
+_RELATIVE_TIME = frozenset("last next this every".split())
 # A request said as a statement: "I would like to know ...", "we need to ...", "help me".
 _WISH = re.compile(
     r"\b(?:i|we)\b[^.?!]*?(?:\b(?:want|wanna|need|wish|interested|curious)|'d\s+like|"
@@ -189,6 +194,10 @@ def states_facts(sentence: str) -> bool:
     if opening is not None:
         rest = rest[opening.end() :]
     words = [t for *_, t in token_spans(rest, split_identifiers=False)]
+    if words[:1] and words[0] in _TIME_OPENERS:
+        words = words[1:]  # "Yesterday I drove ...", "Last week we ..."
+    elif len(words) > 2 and words[0] in _RELATIVE_TIME and words[2] in _SUBJECTS:
+        words = words[2:]
     if not words or not words[0].isalpha():
         return False
     return words[0] in _SUBJECTS or (len(words) > 1 and words[1] in _AFTER_SUBJECT)

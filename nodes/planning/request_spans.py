@@ -34,7 +34,8 @@ _NOT_NAMES = frozenset(
     should will please find get calculate compute give tell show list let me my we our you
     your it its this that these those and or but if for in on at of to with by from also then
     now hi hello hey ok okay do does did use using retrieve fetch provide search check create
-    make add set update delete book order play plot predict identify determine generate""".split()
+    make add set update delete book order play plot predict identify determine generate
+    yesterday today tomorrow tonight""".split()
 )
 _CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "and", "&", "du"})
 

@@ -134,3 +134,11 @@ def test_a_restatement_that_names_the_place_more_fully_completes_the_first_call(
 def test_two_clauses_with_different_places_keep_two_calls() -> None:
     calls = _planned("What's the weather in Austin, TX? Also the weather in Boston.", WEATHER)
     assert sorted(c["location"] for c in calls) == ["Austin, TX", "Boston"]
+
+
+def test_a_statement_that_opens_with_a_time_word_is_context_not_an_ask() -> None:
+    request = ("I drive a lot for work. Yesterday I went from Reno to Sacramento. How far is "
+               "the driving distance from Reno to Sacramento?")
+    splitter = ClauseSplitter(Lexicon.default(), domain_vocabulary())
+    assert len(splitter.split(request)) == 1
+    assert len(_planned(request, DISTANCE)) == 1
