@@ -43,7 +43,8 @@ _SUBJECTS = DETERMINERS | frozenset(
 _AFTER_SUBJECT = frozenset("is are was were has have had will would who which whose".split())
 # When a statement happened, said before its subject: "Yesterday I ...", "Last week we ...".
 _TIME_OPENERS = frozenset(
-    "yesterday today tomorrow tonight recently earlier lately usually often sometimes".split()
+    """yesterday today tomorrow tonight recently earlier lately usually often sometimes later
+    meanwhile afterwards suddenly""".split()
 )
 _RELATIVE_TIME = frozenset("last next this every".split())
 # A request said as a statement: "I would like to know ...", "we need to ...", "help me".
@@ -92,13 +93,18 @@ def _lines(text: str) -> list[tuple[str, bool]]:
     pieces: list[tuple[str, bool]] = []
     start = 0
     numbered = False
+    step = 0
     for match in _LINE_BREAKS.finditer(text):
         if match.end() == match.start():
             continue
+        number = re.search(r"\d+", match.group())
         if "\n" not in match.group() and _inside_parentheses(text, match.start()):
             continue  # "the pairs (45, 60) and (81, 27)": "60)" closes a pair, no step "60)"
+        if "\n" not in match.group() and number is not None and int(number.group()) != step + 1:
+            continue  # "I have a number, 6. Later ...": a step number counts from 1, in order
         pieces.append((text[start : match.start()], numbered))
-        numbered = bool(re.search(r"\d", match.group()))
+        numbered = number is not None
+        step = int(number.group()) if number is not None else step
         start = match.end()
     pieces.append((text[start:], numbered))
     return pieces

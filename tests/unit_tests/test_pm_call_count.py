@@ -142,3 +142,21 @@ def test_a_statement_that_opens_with_a_time_word_is_context_not_an_ask() -> None
     splitter = ClauseSplitter(Lexicon.default(), domain_vocabulary())
     assert len(splitter.split(request)) == 1
     assert len(_planned(request, DISTANCE)) == 1
+
+
+def test_a_number_after_a_comma_is_no_step_unless_steps_count_up_from_one() -> None:
+    splitter = ClauseSplitter(Lexicon.default(), domain_vocabulary())
+    [(_, _, in_context)] = splitter.split_with_context(
+        "I have a number, 6. Can you calculate its factorial?")
+    assert "number, 6." in in_context
+    assert splitter.split("1) create a user 2) create a product") == [
+        "create a user", "create a product"]
+
+
+def test_a_statement_after_later_is_context_of_the_ask_after_it() -> None:
+    splitter = ClauseSplitter(Lexicon.default(), domain_vocabulary())
+    clauses = splitter.split_with_context(
+        "Calculate the factorial of 4. Later, you obtain another number, 9. "
+        "Can you calculate its factorial?")
+    assert [c for c, *_ in clauses] == ["Calculate the factorial of 4",
+                                        "Can you calculate its factorial?"]
