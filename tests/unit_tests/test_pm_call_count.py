@@ -160,3 +160,19 @@ def test_a_statement_after_later_is_context_of_the_ask_after_it() -> None:
         "Can you calculate its factorial?")
     assert [c for c, *_ in clauses] == ["Calculate the factorial of 4",
                                         "Can you calculate its factorial?"]
+
+
+def test_a_closing_summary_ask_is_no_clause_of_its_own() -> None:
+    parser = RuleIntentParser(Lexicon.default())
+    for closing in ("Can you solve these for me?", "Could you please calculate these for me?",
+                    "Can you help me with all of this?"):
+        intent = parser.parse("Calculate the integral of x^2 from 0 to 3. Then calculate the "
+                              f"derivative of x^3 at x = 2. {closing}")
+        assert [s["text"] for s in intent["sub_intents"]] == [
+            "Calculate the integral of x^2 from 0 to 3", "calculate the derivative of x^3 at x = 2"]
+
+
+def test_a_lone_ask_that_points_at_its_context_stays() -> None:
+    intent = RuleIntentParser(Lexicon.default()).parse(
+        "The first number is 5. The second number is 7. Can you calculate these?")
+    assert len(intent["sub_intents"]) == 1
