@@ -176,3 +176,15 @@ def test_a_lone_ask_that_points_at_its_context_stays() -> None:
     intent = RuleIntentParser(Lexicon.default()).parse(
         "The first number is 5. The second number is 7. Can you calculate these?")
     assert len(intent["sub_intents"]) == 1
+
+
+def test_a_place_written_like_the_description_s_example_is_one_value() -> None:
+    library = _tool(
+        "library_finder", "Find a library near a city.",
+        {"location": {"type": "string", "description": "The city, for example, Denver, CO"}},
+        ["location"],
+    )
+    assert _planned("Find a library in Austin, TX", library) == [
+        {"tool": "library_finder", "location": "Austin, TX"}]
+    assert _planned("Find a library in Denver, CO", library) == [
+        {"tool": "library_finder", "location": "Denver, CO"}]
