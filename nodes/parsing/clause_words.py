@@ -19,6 +19,7 @@ __all__ = [
     "possessors",
     "relative_clause_start",
     "rewrite_give_me",
+    "summary_ask",
 ]
 
 
@@ -115,3 +116,35 @@ def demonstrative(tokens: Sequence[str]) -> bool:
             if following in {"", "one", "ones", "and", "too", "as", "then"} or following.isalpha():
                 return True
     return False
+
+
+# What a closing ask points back at: "these", "those", "all of this", "each of them".
+_POINTS_BACK = re.compile(
+    r"\b(?:these|those|all\s+(?:of\s+)?(?:this|that|these|those|them)|"
+    r"each\s+of\s+(?:these|those|them)|the\s+above)\b",
+    re.I,
+)
+_ASKING = re.compile(r"^(?:can|could|would|will)\s+you\b|^please\b|\?\s*$", re.I)
+_FILLER_WORDS = frozenset(
+    """can could would will you please kindly help me us for with the a an of all each
+    these those this that them above i my our me""".split()
+)
+
+
+def summary_ask(text: str) -> bool:
+    """Whether a clause only asks for what the clauses around it asked: "Can you solve these?".
+
+    A question (or a "please ...") that points back ("these", "all of this") and says no
+    value of its own: no digit, no quote, no name, at most two words beyond its pointing and
+    asking words ("Could you please calculate these for me?", "Can you assist with these
+    searches?").
+    """
+    stripped = text.strip()
+    if not _ASKING.search(stripped) or not _POINTS_BACK.search(stripped):
+        return False
+    if re.search(r"\d|[\"“'‘]", stripped):
+        return False
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", stripped)
+    if any(w[0].isupper() and w not in {"I"} for w in words[1:]):
+        return False
+    return len([w for w in words if w.lower() not in _FILLER_WORDS]) <= 2

@@ -38,6 +38,7 @@ from nodes.parsing.clause_words import mask as _mask
 from nodes.parsing.clause_words import possessors as _possessors
 from nodes.parsing.clause_words import relative_clause_start as _relative_clause_start
 from nodes.parsing.clause_words import rewrite_give_me as _rewrite_give_me
+from nodes.parsing.clause_words import summary_ask as _summary_ask
 from nodes.parsing.formats import detect_output_format
 from nodes.parsing.splitting import (
     DETERMINERS,
@@ -154,6 +155,11 @@ class RuleIntentParser:
                 clause.text = in_context
             clauses.append(clause)
         clauses = [c for c in clauses if c.text.strip(" ,.;!?")]
+        asks = [c for c in clauses if c.chit_chat is None and not _summary_ask(c.text)]
+        if asks:
+            # "..., then the derivative of x^3 at 2. Can you solve these for me?": the closing
+            # ask points back at the others and asks nothing of its own.
+            clauses = [c for c in clauses if c.chit_chat is not None or c in asks]
         actionable = [c for c in clauses if c.chit_chat is None]
         if actionable:
             # "Hi, create an order. Thanks!": greetings and thanks around a task are dropped.

@@ -15,7 +15,7 @@ before that clause's text so its values bind there.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from nodes.parsing.chitchat import chit_chat
 from stores.language.keywords import lemmatize, token_spans
@@ -41,6 +41,12 @@ _SUBJECTS = DETERMINERS | frozenset(
 )
 # "John has ...", "Tech Corp is ...": a name followed by one of these is a subject.
 _AFTER_SUBJECT = frozenset("is are was were has have had will would who which whose".split())
+# When a statement happened, said before its subject: "Yesterday I ...", "Last week we ...".
+_TIME_OPENERS = frozenset(
+    """yesterday today tomorrow tonight recently earlier lately usually often sometimes later
+    meanwhile afterwards suddenly""".split()
+)
+_RELATIVE_TIME = frozenset("last next this every".split())
 # A request said as a statement: "I would like to know ...", "we need to ...", "help me".
 _WISH = re.compile(
     r"\b(?:i|we)\b[^.?!]*?(?:\b(?:want|wanna|need|wish|interested|curious)|'d\s+like|"
@@ -87,14 +93,27 @@ def _lines(text: str) -> list[tuple[str, bool]]:
     pieces: list[tuple[str, bool]] = []
     start = 0
     numbered = False
+    step = 0
     for match in _LINE_BREAKS.finditer(text):
         if match.end() == match.start():
             continue
+        number = re.search(r"\d+", match.group())
+        if "\n" not in match.group() and _inside_parentheses(text, match.start()):
+            continue  # "the pairs (45, 60) and (81, 27)": "60)" closes a pair, no step "60)"
+        if "\n" not in match.group() and number is not None and int(number.group()) != step + 1:
+            continue  # "I have a number, 6. Later ...": a step number counts from 1, in order
         pieces.append((text[start : match.start()], numbered))
-        numbered = bool(re.search(r"\d", match.group()))
+        numbered = number is not None
+        step = int(number.group()) if number is not None else step
         start = match.end()
     pieces.append((text[start:], numbered))
     return pieces
+
+
+def _inside_parentheses(text: str, position: int) -> bool:
+    """Whether an opening parenthesis before ``position`` on its line is still open."""
+    line = text[text.rfind("\n", 0, position) + 1 : position]
+    return line.count("(") > line.count(")")
 
 
 def _protect_quotes(text: str) -> tuple[str, list[str]]:
@@ -181,6 +200,10 @@ def states_facts(sentence: str) -> bool:
     if opening is not None:
         rest = rest[opening.end() :]
     words = [t for *_, t in token_spans(rest, split_identifiers=False)]
+    if words[:1] and words[0] in _TIME_OPENERS:
+        words = words[1:]  # "Yesterday I drove ...", "Last week we ..."
+    elif len(words) > 2 and words[0] in _RELATIVE_TIME and words[2] in _SUBJECTS:
+        words = words[2:]
     if not words or not words[0].isalpha():
         return False
     return words[0] in _SUBJECTS or (len(words) > 1 and words[1] in _AFTER_SUBJECT)
@@ -202,6 +225,40 @@ def _clean_clause(clause: str) -> str:
         flags=re.I,
     )
     return text.strip(" ,;:")
+
+
+# Prepositions a clause of its own may start with when it only says new values for the ask
+# before it: "... from Boston to Albany, then from Albany to Buffalo".
+_ELLIPSIS_PREPOSITIONS = frozenset("from for to in at on with between by".split())
+
+
+def _repeat_elided_asks(
+    clauses: Sequence[tuple[str, bool, bool]], names_operation: Callable[[str], bool]
+) -> list[tuple[str, bool, bool]]:
+    """A clause that is only a phrase repeats the ask of the clause before it.
+
+    "Get the distance from Boston to Albany, then from Albany to Buffalo": the second
+    clause starts with a preposition the first one has and names no operation; it is the
+    first clause's words up to that preposition, followed by its own ("Get the distance
+    from Albany to Buffalo").
+    """
+    result: list[tuple[str, bool, bool]] = []
+    for clause, after, facts in clauses:
+        previous = next((c for c, _, f in reversed(result) if not f), None)
+        words = [t for *_, t in token_spans(clause, split_identifiers=False)]
+        lead = words[0] if words else ""
+        if (
+            previous is not None
+            and not facts
+            and lead in _ELLIPSIS_PREPOSITIONS
+            and not names_operation(clause)
+            and not any(w in _QUESTION_WORDS for w in words)
+        ):
+            found = re.search(rf"\b{lead}\b", previous, re.I)
+            if found is not None and found.start() > 0:
+                clause = previous[: found.start()] + clause.lstrip()
+        result.append((clause, after, facts))
+    return result
 
 
 class ClauseSplitter:
@@ -263,6 +320,7 @@ class ClauseSplitter:
             (_restore_quotes(_clean_clause(c), quotes), a, facts) for c, a, facts in clauses
         ]
         kept = [(c, a, facts) for c, a, facts in restored if c.strip(" ,.;!?")]
+        kept = _repeat_elided_asks(kept, self._names_operation)
         if all(facts for *_, facts in kept) or not any(facts for *_, facts in kept):
             return [(c, a, "") for c, a, _ in kept]
         merged: list[tuple[str, bool, str]] = []

@@ -49,8 +49,11 @@ CONFIDENT = 1.75
 # ... and when it says every parameter the set before it said: a value of the parameter's
 # type, said where the parameter's place is.
 PLAIN = 1.29
-# "Miami, Florida", "Berlin, Germany": a comma between two names is no separator.
-_NAME_COMMA = re.compile(r"\b[A-Z][A-Za-z.'\-]*(?=\s*,\s+[A-Z][a-z]+\b)")
+# "Miami, Florida", "Berlin, Germany", "Denver, CO": a comma between a name and a name or a
+# two-letter region code is no separator.
+_NAME_COMMA = re.compile(
+    r"\b[A-Z][A-Za-z.'\-]*(?=\s*,\s+(?:[A-Z][a-z]+\b|[A-Z]{2}(?![A-Za-z0-9])))"
+)
 
 
 def cut_points(

@@ -77,6 +77,70 @@ def planned_already(core: PlannedCall, planned: Sequence[PlannedCall]) -> Planne
     )
 
 
+def restated_call(core: PlannedCall, planned: Sequence[PlannedCall]) -> PlannedCall | None:
+    """Another clause's core call that ``core`` only says again, completed with it; or None.
+
+    "Check the weather for Austin, TX in fahrenheit? I need the weather in Austin": the
+    second clause names the same tool and no value of its own that the first call lacks or
+    says otherwise; a place said more fully ("Austin" then "Austin, TX") is the same place,
+    and the fuller words stay. Literal values only: a call that reads another call's output
+    is never taken for a restatement.
+    """
+    for call in planned:
+        if (
+            call["role"] == "core"
+            and call["sub_intent_id"] != core["sub_intent_id"]
+            and _absorb_restatement(call, core)
+        ):
+            return call
+    return None
+
+
+def merge_restated_sets(cores: Sequence[PlannedCall]) -> list[PlannedCall]:
+    """One clause's calls without those that only say another of them again, more briefly.
+
+    "What's the weather in Austin? I mean the weather in Austin, TX" reads two argument sets
+    that name one place: one call, with the fuller words.
+    """
+    kept: list[PlannedCall] = []
+    for core in cores:
+        if not any(_absorb_restatement(other, core) for other in kept):
+            kept.append(core)
+    return kept
+
+
+def _absorb_restatement(call: PlannedCall, core: PlannedCall) -> bool:
+    """Whether ``core`` says ``call`` again; if so ``call`` takes its fuller or extra values."""
+    if call["tool_id"] != core["tool_id"] or any(
+        "from_call" in source for source in (*call["args"].values(), *core["args"].values())
+    ):
+        return False
+    theirs, mine = call["args"], core["args"]
+    if any(p in theirs and not _same_value(theirs[p], mine[p]) for p in mine):
+        return False
+    if not set(mine) & set(theirs) or (set(mine) - set(theirs) and set(theirs) - set(mine)):
+        return False  # each says something the other does not: two asks
+    for param, source in mine.items():
+        if param not in theirs or _fuller(source.get("value"), theirs[param].get("value")):
+            theirs[param] = source
+    return True
+
+
+def _same_value(first: ArgSource, second: ArgSource) -> bool:
+    """Whether two literal values name one thing: equal, or one a place said more fully."""
+    one, other = first.get("value"), second.get("value")
+    if _value_key(first) == _value_key(second):
+        return True
+    return _fuller(one, other) or _fuller(other, one)
+
+
+def _fuller(value: Any, than: Any) -> bool:
+    """Whether ``value`` is ``than`` with a qualifier after a comma ("Austin, TX", "Austin")."""
+    if not isinstance(value, str) or not isinstance(than, str) or not than.strip():
+        return False
+    return value.lower().startswith(than.lower() + ",") and len(value) > len(than) + 1
+
+
 def clarifying_question(sub: SubIntent, spec: ToolSpec, param: str) -> str:
     """The question for a value of ``spec`` the clause needs and nobody gave."""
     described = (schema_properties(spec).get(param) or {}).get("description")

@@ -34,7 +34,8 @@ _NOT_NAMES = frozenset(
     should will please find get calculate compute give tell show list let me my we our you
     your it its this that these those and or but if for in on at of to with by from also then
     now hi hello hey ok okay do does did use using retrieve fetch provide search check create
-    make add set update delete book order play plot predict identify determine generate""".split()
+    make add set update delete book order play plot predict identify determine generate
+    yesterday today tomorrow tonight""".split()
 )
 _CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "and", "&", "du"})
 
@@ -479,7 +480,35 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     if _CJK.search(text):
         # Chinese or mixed: the shared span library reads Chinese numbers, dates and money.
         return shared_spans.extract_spans(text, now=now)
-    return [_signed(text, span) for span in _group_lists(text, _scan_atoms(text, now))]
+    atoms = _join_regions(text, _scan_atoms(text, now))
+    return [_signed(text, span) for span in _group_lists(text, atoms)]
+
+
+_REGION_CODE = re.compile(r"[A-Z]{2}|(?:[A-Z]\.){2}")
+
+
+def _join_regions(text: str, atoms: list[Span]) -> list[Span]:
+    """A name and a region code after its comma are one place: "Denver, CO", "Dallas, TX".
+
+    Joined before lists are grouped, so "Denver, CO and Austin, TX" is a list of two places,
+    not of four names. A code after a code ("AL, AK") is a list of codes.
+    """
+    joined: list[Span] = []
+    for atom in atoms:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and last.kind == atom.kind == "name"
+            and not last.items
+            and text[last.end : atom.start] == ", "
+            and _REGION_CODE.fullmatch(str(atom.value)) is not None
+            and _REGION_CODE.fullmatch(str(last.value)) is None
+        ):
+            place = text[last.start : atom.end]
+            joined[-1] = Span("name", place, place, last.start, atom.end, items=(last, atom))
+            continue
+        joined.append(atom)
+    return joined
 
 
 def context_words(text: str, span: Span, window: int = 4) -> tuple[list[str], list[str]]:

@@ -33,8 +33,10 @@ from nodes.planning.clause_calls import (
     completes_earlier_call,
     fold_fragments,
     follow_said_steps,
+    merge_restated_sets,
     planned_already,
     repeat_over_referent,
+    restated_call,
     settle_waiting,
 )
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
@@ -211,8 +213,8 @@ class RulePlanner:
         keep_said_order(choice.calls[-1], draft.calls)
         follow_said_steps(sub, choice.calls[-1], draft)
         cores = []
-        for core in self._repeated_cores(sub, choice.calls[-1]):
-            same = planned_already(core, draft.calls)
+        for core in merge_restated_sets(self._repeated_cores(sub, choice.calls[-1])):
+            same = planned_already(core, draft.calls) or restated_call(core, draft.calls)
             if same is None:
                 cores.append(core)
             else:

@@ -141,7 +141,12 @@ def bind_schema(
                     if span.start <= named[1] < span.end:
                         used.add(index)
                 others = enum_mentions(text, param)
-                if param.kind != "array" and len(others) > 1 and named[0] in others:
+                # "New York City, NY" as the description's example wrote it: one place.
+                whole = next((span.value for span, _ in atoms if span.kind == "name"
+                              and sum(str(o) in span.text for o in others) > 1), None)
+                if param.kind != "array" and len(others) > 1 and whole is not None:
+                    values[param.name] = [whole]
+                elif param.kind != "array" and len(others) > 1 and named[0] in others:
                     values[param.name] = others  # "gini ... and entropy": one call each
         elif param.kind == "boolean":
             flag = flag_value(text, param)
