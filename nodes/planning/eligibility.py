@@ -4,9 +4,9 @@ A candidate is eligible when the run's environments allow calling it (the policy
 the alignment check did not exclude it, and its name or tags say the clause's operation or
 object, or the clause is about the tool: it shares enough words with the tool's schema, or,
 with the run's embedding model, its meaning is close to the tool's name and description
-(:mod:`nodes.planning.relevance`); it then scores by that fit, its retrieval rank, the words
-of its name the clause does not account for, and whether its known side effect contradicts
-the operation asked for.
+(:mod:`nodes.planning.relevance`, :func:`fit_reason`); it then scores by that fit, its
+retrieval rank, the words of its name the clause does not account for, and whether its known
+side effect contradicts the operation asked for.
 """
 
 from __future__ import annotations
@@ -129,10 +129,8 @@ def score_candidates(
         )
         if (
             not named_object
-            and shared < MIN_RELEVANCE
             and (fit == 0.0 or not sub["target"])
-            and not means_the_tool(sub["text"], spec, embedder)
-            and not gives_its_values(sub["text"], spec, embedder)
+            and fit_reason(sub["text"], spec, shared, embedder) is None
         ):
             # A verb alone ("calculate", "get") says nothing of which tool: a request that
             # names no object the lexicon knows must share what the tool is about with its
@@ -153,6 +151,27 @@ def score_candidates(
         scored.append(ScoredCandidate(score, rank, spec, fit, shared))
     scored.sort(key=lambda item: (-item.score, item.rank))
     return scored
+
+
+def fit_reason(
+    text: str, spec: ToolSpec, shared: float | None = None, embedder: Embedder | None = None
+) -> str | None:
+    """Why a clause is about the tool whatever the lexicon says, or None when it is not.
+
+    "words": it shares enough with the tool's schema (``shared``, the
+    :func:`~nodes.planning.relevance.relevance` score, computed when not given); "meaning"
+    (:func:`means_the_tool`); "values" (:func:`gives_its_values`). The one home of the gate
+    that ``python -m bench gate_dev`` measures.
+    """
+    if shared is None:
+        shared = relevance(text, spec.name, spec.description, spec.input_schema)
+    if shared >= MIN_RELEVANCE:
+        return "words"
+    if means_the_tool(text, spec, embedder):
+        return "meaning"
+    if gives_its_values(text, spec, embedder):
+        return "values"
+    return None
 
 
 def means_the_tool(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool:
