@@ -19,6 +19,7 @@ def main(argv: list[str] | None = None) -> int:
         e2e,
         embed,
         faults,
+        gate_dev,
         hnsw,
         indexing,
         model_ceiling,
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         "hnsw": hnsw.main,
         "spans": spans.main,
         "thirdparty": thirdparty.main,
+        "gate_dev": gate_dev.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])

@@ -4,16 +4,17 @@ A candidate is eligible when the run's environments allow calling it (the policy
 the alignment check did not exclude it, and its name or tags say the clause's operation or
 object, or the clause is about the tool: it shares enough words with the tool's schema, or,
 with the run's embedding model, its meaning is close to the tool's name and description
-(:mod:`nodes.planning.relevance`); it then scores by that fit, its retrieval rank, the words
-of its name the clause does not account for, and whether its known side effect contradicts
-the operation asked for.
+(:mod:`nodes.planning.relevance`, :func:`fit_reason`); it then scores by that fit, its
+retrieval rank, the words of its name the clause does not account for, whether its known side
+effect contradicts the operation asked for, and how much less the clause shares with it than
+with the closest other candidate (:func:`led_by_the_closest`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from nodes.planning.relevance import (
     MIN_MEANING,
@@ -40,6 +41,12 @@ RESIDUE_PENALTY = 1.0
 EFFECT_MISMATCH = 3.0
 READ_OPERATIONS = frozenset({"get", "list", "search", "count", "verify"})
 RELEVANCE_WEIGHT = 0.5
+# Among candidates, what a clause shares with each one against the best of them: a tool the
+# clause shares fewer words (relevance units) or less meaning (cosine) with than another
+# candidate loses this much per unit of the gap. The lexicon's fit ties often ("get" in both
+# ``get_history`` and ``get_projection``) and the retrieval rank alone then decided.
+WORDS_LEAD = 0.25
+MEANING_LEAD = 2.0
 NAME_FILLERS = frozenset({"by", "for", "from", "the", "and", "with", "all", "info", "details"})
 
 
@@ -52,6 +59,8 @@ class ScoredCandidate:
     spec: ToolSpec
     fit: float
     relevance: float = 0.0
+    # What the clause shares with this candidate less than with the best one (<= 0).
+    lead: float = 0.0
 
 
 def callable_in(spec: ToolSpec, environments: Sequence[str] | None) -> bool:
@@ -129,10 +138,8 @@ def score_candidates(
         )
         if (
             not named_object
-            and shared < MIN_RELEVANCE
             and (fit == 0.0 or not sub["target"])
-            and not means_the_tool(sub["text"], spec, embedder)
-            and not gives_its_values(sub["text"], spec, embedder)
+            and fit_reason(sub["text"], spec, shared, embedder) is None
         ):
             # A verb alone ("calculate", "get") says nothing of which tool: a request that
             # names no object the lexicon knows must share what the tool is about with its
@@ -151,8 +158,56 @@ def score_candidates(
         if contradicts_effect(sub["operation"], spec):
             score -= EFFECT_MISMATCH
         scored.append(ScoredCandidate(score, rank, spec, fit, shared))
+    scored = led_by_the_closest(sub["text"], scored, embedder)
     scored.sort(key=lambda item: (-item.score, item.rank))
     return scored
+
+
+def led_by_the_closest(
+    text: str, scored: Sequence[ScoredCandidate], embedder: Embedder | None
+) -> list[ScoredCandidate]:
+    """The candidates with their gap to the closest one in words and meaning taken off.
+
+    The relative fit among the candidates: each loses :data:`WORDS_LEAD` per unit of
+    :func:`~nodes.planning.relevance.relevance` and :data:`MEANING_LEAD` per unit of cosine
+    it has less than the best candidate. Without an embedding model nothing changes (the
+    words alone are the absolute fit already weighed).
+    """
+    if embedder is None or len(scored) < 2:
+        return list(scored)
+    closeness_of = [
+        meaning(text, c.spec.name, c.spec.description, embedder) for c in scored
+    ]
+    best_words = max(c.relevance for c in scored)
+    best_meaning = max(closeness_of)
+    led = []
+    for candidate, close in zip(scored, closeness_of, strict=True):
+        lead = WORDS_LEAD * (candidate.relevance - best_words) + MEANING_LEAD * (
+            close - best_meaning
+        )
+        led.append(replace(candidate, score=candidate.score + lead, lead=lead))
+    return led
+
+
+def fit_reason(
+    text: str, spec: ToolSpec, shared: float | None = None, embedder: Embedder | None = None
+) -> str | None:
+    """Why a clause is about the tool whatever the lexicon says, or None when it is not.
+
+    "words": it shares enough with the tool's schema (``shared``, the
+    :func:`~nodes.planning.relevance.relevance` score, computed when not given); "meaning"
+    (:func:`means_the_tool`); "values" (:func:`gives_its_values`). The one home of the gate
+    that ``python -m bench gate_dev`` measures.
+    """
+    if shared is None:
+        shared = relevance(text, spec.name, spec.description, spec.input_schema)
+    if shared >= MIN_RELEVANCE:
+        return "words"
+    if means_the_tool(text, spec, embedder):
+        return "meaning"
+    if gives_its_values(text, spec, embedder):
+        return "values"
+    return None
 
 
 def means_the_tool(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool:
@@ -253,8 +308,12 @@ def own_untagged_server_tool(spec: ToolSpec) -> bool:
 
 
 def closeness(candidate: ScoredCandidate) -> float:
-    """How well a candidate's name fits the clause, whatever its retrieval rank."""
-    return candidate.score - 1.0 / (candidate.rank + 1)
+    """How well a candidate's name fits the clause, whatever its retrieval rank.
+
+    Without the lead over the other candidates either: it compares candidates scored in
+    separate lists (the refused ones with the callable ones).
+    """
+    return candidate.score - 1.0 / (candidate.rank + 1) - candidate.lead
 
 
 def refused_fits_better(
