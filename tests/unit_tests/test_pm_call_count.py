@@ -133,7 +133,8 @@ def test_a_restatement_that_names_the_place_more_fully_completes_the_first_call(
 
 def test_two_clauses_with_different_places_keep_two_calls() -> None:
     calls = _planned("What's the weather in Austin, TX? Also the weather in Boston.", WEATHER)
-    assert sorted(c["location"] for c in calls) == ["Austin, TX", "Boston"]
+    # "Boston" alone takes its state: the description asks for 'city and state'.
+    assert sorted(c["location"] for c in calls) == ["Austin, TX", "Boston, MA"]
 
 
 def test_a_statement_that_opens_with_a_time_word_is_context_not_an_ask() -> None:
