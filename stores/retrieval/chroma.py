@@ -6,11 +6,15 @@ model); what Chroma keeps beside each vector is the entry's key and what the fil
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 from stores.retrieval.entries import IndexEntry
+
+logger = logging.getLogger("zspace.index")
 
 
 class ChromaUnavailable(ConnectionError):
@@ -72,3 +76,33 @@ def collection_name(name: str) -> str:
     """The Chroma collection that holds the index called ``name``."""
     cleaned = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:40]
     return f"zspace_{cleaned}".ljust(3, "_")
+
+
+def set_ef_search(
+    collection: Any, ef_search: int, wait_s: float = 10.0, pause_s: float = 0.1
+) -> bool:
+    """Set an existing collection's ``ef_search``; False when Chroma stayed locked.
+
+    Changing it is a write, and another process syncing the same embedded index holds
+    Chroma's SQLite lock ("database is locked") until its write ends: wait up to ``wait_s``
+    for it. A lock that outlasts the wait leaves the collection's stored ``ef_search`` (the
+    index still answers, with the setting it was created with) and logs a warning; any other
+    error is raised.
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            collection.modify(configuration={"hnsw": {"ef_search": ef_search}})
+            return True
+        except Exception as error:
+            if "database is locked" not in str(error):
+                raise
+            if time.monotonic() >= deadline:
+                logger.warning(
+                    "ef_search %d not applied: the Chroma index is locked by another "
+                    "process (%s); it keeps the ef_search it was created with",
+                    ef_search,
+                    " ".join(str(error).split()),
+                )
+                return False
+        time.sleep(pause_s)

@@ -30,6 +30,7 @@ from stores.retrieval.chroma import (
     entry_metadata,
     filter_metadata,
     make_chroma_client,
+    set_ef_search,
 )
 from stores.retrieval.embeddings import Embedder
 from stores.retrieval.entries import (
@@ -157,7 +158,7 @@ class ToolIndex:
         # the one HNSW parameter Chroma lets us change afterwards.
         current = (collection.configuration or {}).get("hnsw") or {}
         if current.get("ef_search") not in (None, self.hnsw.ef_search):
-            collection.modify(configuration={"hnsw": {"ef_search": self.hnsw.ef_search}})
+            set_ef_search(collection, self.hnsw.ef_search)
         return collection
 
     # ------------------------------------------------------------------ sync
