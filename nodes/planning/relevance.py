@@ -52,10 +52,10 @@ MIN_RELEVANCE = 0.9
 # word test refuses (simple_python, multiple) and 4 of the 172 irrelevance requests it refuses.
 MIN_MEANING = 0.45
 # A meaning somewhat close admits a tool whose required values the request all gives
-# (:func:`values_fit`). MIN_PARTIAL_RELEVANCE was also required until it kept out terse names
-# that share no word: without it, on BFCL's development categories (--limit 100) the gate
-# admits 100 of 100 simple_python gold tools (98 with it) and no more irrelevance tools.
-MIN_PARTIAL_RELEVANCE = 0.4
+# (:func:`values_fit`). A shared-word floor (relevance 0.4) was also required until it kept
+# out terse names that share no word: without it, on BFCL's development categories (--limit
+# 100) the gate admits 100 of 100 simple_python gold tools (98 with it) and no more
+# irrelevance tools.
 MIN_PARTIAL_MEANING = 0.3
 # Vectors kept per process (texts of tools and clauses, about 1.5 kB each for MiniLM).
 VECTOR_CACHE_SIZE = 20_000
