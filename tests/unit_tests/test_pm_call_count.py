@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from nodes.context import Context
 from nodes.parsing.rules import RuleIntentParser
 from nodes.parsing.splitting import ClauseSplitter
 from nodes.planning.argument_sets import cut_points
-from nodes.planning.draft import PlanRequest
-from nodes.planning.rules import RulePlanner
-from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import Catalog
 from stores.language.lexicon import Lexicon
 from stores.language.vocabulary import domain_vocabulary
+from tests.unit_tests.test_rule_planner_schema import plan_catalog
 
 
 def _tool(name: str, description: str, properties: dict[str, Any],
@@ -35,16 +32,7 @@ def _planned(request: str, *tools: dict[str, Any]) -> list[dict[str, Any]]:
     catalog = Catalog()
     for tool in tools:
         catalog.add_raw_tool(tool, source="test")
-    lexicon = Lexicon.default()
-    intent = RuleIntentParser(lexicon).parse(request)
-    candidates = {
-        sub["id"]: [{"tool_id": tool_id, "agent": "t", "score": 1.0, "call_name": ""}
-                    for tool_id in catalog.tools]
-        for sub in intent["sub_intents"]
-    }
-    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
-                          Context())
-    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
+    draft = plan_catalog(request, catalog)
     return [
         {"tool": catalog.tools[c["tool_id"]].name,
          **{k: v.get("value") for k, v in c["args"].items()}}

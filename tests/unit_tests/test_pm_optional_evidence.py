@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from nodes.context import Context
-from nodes.parsing.rules import RuleIntentParser
-from nodes.planning.draft import PlanRequest
-from nodes.planning.rules import RulePlanner
 from nodes.planning.schema_binder import bind_schema
-from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import Catalog
-from stores.language.lexicon import Lexicon
+from tests.unit_tests.test_rule_planner_schema import plan_catalog
 
 SCHEMA = {
     "type": "object",
@@ -40,16 +35,7 @@ def _planned_args(request: str, name: str, side_effect: bool) -> dict[str, Any]:
          "side_effect": side_effect, "environment": "test", "input_schema": SCHEMA},
         source="test",
     )
-    lexicon = Lexicon.default()
-    intent = RuleIntentParser(lexicon).parse(request)
-    candidates = {
-        sub["id"]: [{"tool_id": tool_id, "agent": "t", "score": 1.0, "call_name": ""}
-                    for tool_id in catalog.tools]
-        for sub in intent["sub_intents"]
-    }
-    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
-                          Context())
-    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
+    draft = plan_catalog(request, catalog)
     [call] = draft.calls
     return {name: arg.get("value") for name, arg in call["args"].items()}
 

@@ -25,6 +25,11 @@ def plan(request: str, *tools: tuple[str, str, dict[str, Any], list[str]]) -> Pl
                               "required": required}},
             source="test",
         )
+    return plan_catalog(request, catalog)
+
+
+def plan_catalog(request: str, catalog: Catalog) -> PlanDraft:
+    """The rule planner's draft for ``request``, every tool of ``catalog`` a candidate."""
     lexicon = Lexicon.default()
     intent = RuleIntentParser(lexicon).parse(request)
     candidates = {
