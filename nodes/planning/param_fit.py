@@ -45,7 +45,8 @@ NAME_CUE = 1.0
 DESCRIPTION_CUE = 0.45
 UNIT_CUE = 0.6
 PLACE_CUE = 0.9
-SELF_CUE = 0.9
+# A name that says what it is ("Hotel Paradise") outweighs a preposition of place before it.
+SELF_CUE = 1.0
 YEAR_CUE = 0.8
 # Below this a cue is no evidence for an optional parameter.
 STRONG_CUE = 0.7
@@ -181,6 +182,9 @@ def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
     a ``genre`` beside it), or two of one kind (``start_location``, ``end_location``), takes
     the place as written.
     """
+    # "Hotel Nova, Lyon": a name that says what it is by a parameter's noun is that
+    # parameter's value; the place after its comma is another value.
+    spans = [part for span in spans for part in _split_named_venue(span, params)]
     free_text = [
         p
         for p in params
@@ -200,6 +204,46 @@ def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
         else:
             split.append(span)
     return split
+
+
+def _is_venue(span: Span, params: Sequence[Param]) -> bool:
+    """A name that says it is what a parameter not of a place names ("Hotel Nova")."""
+    return span.kind == "name" and any(
+        _self_cue(span, p) > 0 and not (p.name_words & _PLACE_PARTS) for p in params
+    )
+
+
+def places_after_venues(text: str, spans: Sequence[Span], params: Sequence[Param]) -> set[int]:
+    """Starts of the names said after a venue placed by "in"/"at" and its comma.
+
+    In "a room in Hotel Paradise, Las Vegas" the preposition of place reaches over the venue
+    (the hotel's name) to the place after it: Las Vegas is where, as much as "in Las Vegas".
+    """
+    starts: set[int] = set()
+    for venue in spans:
+        if not _is_venue(venue, params):
+            continue
+        before, _ = context_words(text, venue, window=2)
+        words = [w for w in before if w != "the"]
+        if not words or words[-1] not in _PLACE_PREPOSITIONS:
+            continue
+        after = re.match(r",\s*", text[venue.end :])
+        if after:
+            starts.add(venue.end + after.end())
+    return starts
+
+
+def place_cue_after_venue(param: Param) -> float:
+    """The cue a place said after a placed venue gives ``param``: a place's, if it is one."""
+    said = set(param.name_words) | {w for w in param.description_words if w in _PLACE_WORDS}
+    return PLACE_CUE if param.required and said & _PLACE_WORDS else 0.0
+
+
+def _split_named_venue(span: Span, params: Sequence[Param]) -> list[Span]:
+    """Two names read as one place, split when the first names a parameter not of a place."""
+    if span.kind != "name" or len(span.items) != 2:
+        return [span]
+    return list(span.items) if _is_venue(span.items[0], params) else [span]
 
 
 # ------------------------------------------------------------------------------ scores
@@ -372,13 +416,18 @@ def _place_cue(text: str, span: Span, param: Param) -> float:
 
 
 def _self_cue(span: Span, param: Param) -> float:
-    """A name that says what it is: "Premier League" is a league, "Louvre Museum" a museum."""
+    """A name that says what it is by its last or first word.
+
+    "Premier League" is a league, "Louvre Museum" a museum, and so are "Hotel Paradise" a
+    hotel and "Museum of Modern Art" a museum.
+    """
     if span.kind not in {"name", "quoted"} or not isinstance(span.value, str):
         return 0.0
     words = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z]+", span.value)]
     if len(words) < 2:
         return 0.0
-    return SELF_CUE if _word_match(words[-1], param.name_words) else 0.0
+    ends = {words[-1], words[0]} - STOPWORDS
+    return SELF_CUE if any(_word_match(w, param.name_words) for w in ends) else 0.0
 
 
 def _looks_like_year(span: Span) -> bool:

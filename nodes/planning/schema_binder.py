@@ -39,6 +39,8 @@ from nodes.planning.param_fit import (
     describe_params,
     enum_mentions,
     enum_value,
+    place_cue_after_venue,
+    places_after_venues,
     places_for,
     type_fit,
 )
@@ -378,6 +380,7 @@ def _assign(
         ``(parameter -> atom index, parameter -> cue score, parameter -> pair score)``.
     """
     pairs: list[tuple[float, int, Param, float]] = []
+    after_venues = places_after_venues(text, [atoms[i][0] for i in free], params)
     for position, index in enumerate(sorted(free)):
         span = atoms[index][0]
         for rank, param in enumerate(params):
@@ -385,6 +388,8 @@ def _assign(
             if fit <= 0.0 or ((param.enum or param.closed) and span.kind != "keyvalue"):
                 continue
             cue = cue_score(text, span, param)
+            if span.start in after_venues and span.kind == "name":
+                cue = max(cue, place_cue_after_venue(param))
             explicit = span.kind in {"quoted", "identifier", "keyvalue"}
             if cue < -0.5 or (
                 param.identifier and not explicit and not _names_it(text, span, param)
