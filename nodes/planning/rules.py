@@ -73,10 +73,6 @@ MISSING_PENALTY = 1.0
 # while another candidate consumes it.
 UNUSED_BY_WRITE_PENALTY = 1.5
 MAX_BIND_TRIALS = 8
-# What the tool's name says about the clause's operation and object counts again against
-# binding: a lookup that consumes "account 123456" is not what "show the cart of account
-# 123456" asks for.
-FIT_EMPHASIS = 1.0
 
 
 @dataclass(frozen=True)
@@ -351,7 +347,7 @@ class RulePlanner:
         )
 
     def _choose_and_bind(self, draft: PlanDraft, sub: SubIntent) -> BoundChoice | None:
-        """Pick the core tool by name fit, rank and how well the user's values bind to it.
+        """Pick the core tool by its score (name fit, rank, lead) and how its values bind.
 
         Each of the best-fitting candidates is bound in a dry run: a tool that consumes the
         values the user gave ("delivery 2" for ``assign_rider``) beats one that ignores them,
@@ -369,8 +365,9 @@ class RulePlanner:
         for candidate, calls, missing, direct, through_lookups in trials:
             lookups = sum(1 for c in calls if c["role"] == "auxiliary")
             total = (
+                # The score holds the name fit once, beside the clause's lead in words and
+                # meaning; counted again, the fit overrode that lead.
                 candidate.score
-                + FIT_EMPHASIS * candidate.fit
                 + COVER_WEIGHT * len(direct)
                 + LOOKUP_COVER_WEIGHT * len(through_lookups - direct)
                 - LOOKUP_COST * lookups
