@@ -73,6 +73,11 @@ MISSING_PENALTY = 1.0
 # while another candidate consumes it.
 UNUSED_BY_WRITE_PENALTY = 1.5
 MAX_BIND_TRIALS = 8
+# What the clause's own words say of the tool's name (operation, object) counts again against
+# binding: a lookup that consumes "account 123456" is not what "order something for account
+# 123456" asks for. An object the clause inherits from the one before counts once (in the
+# score), or it outweighs the clause's lead in words and meaning for another tool.
+FIT_EMPHASIS = 1.0
 
 
 @dataclass(frozen=True)
@@ -365,9 +370,8 @@ class RulePlanner:
         for candidate, calls, missing, direct, through_lookups in trials:
             lookups = sum(1 for c in calls if c["role"] == "auxiliary")
             total = (
-                # The score holds the name fit once, beside the clause's lead in words and
-                # meaning; counted again, the fit overrode that lead.
                 candidate.score
+                + FIT_EMPHASIS * candidate.own_fit
                 + COVER_WEIGHT * len(direct)
                 + LOOKUP_COVER_WEIGHT * len(through_lookups - direct)
                 - LOOKUP_COST * lookups
