@@ -1,12 +1,12 @@
-"""The lexicon's fit counts once when the rule planner chooses among bound candidates.
+"""An object a clause inherits counts once when the rule planner chooses among candidates.
 
 The candidates' scores (:func:`nodes.planning.eligibility.score_candidates`) already hold how
 well a tool's name says the clause's operation and object, and what the clause shares with
 each candidate in words and meaning. The planner added that name fit a second time on top of
 the binding, so a clause that inherits the object of the clause before it ("also get the past
 dues she paid" after "the status of the member ...") kept the first clause's tool though its
-words and meaning are the other tool's. Tools, request and the fake embedder's topics are
-written here.
+words and meaning are the other tool's. The second count now holds only what the clause's own
+words say. Tools, request and the fake embedder's topics are written here.
 """
 
 from __future__ import annotations
