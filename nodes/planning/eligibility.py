@@ -61,6 +61,9 @@ class ScoredCandidate:
     relevance: float = 0.0
     # What the clause shares with this candidate less than with the best one (<= 0).
     lead: float = 0.0
+    # ``fit`` without an object the clause inherits from the clause before ("also find the
+    # nature of the offenses" after "the conviction status").
+    own_fit: float = 0.0
 
 
 def callable_in(spec: ToolSpec, environments: Sequence[str] | None) -> bool:
@@ -115,6 +118,7 @@ def score_candidates(
     clause shares too few words with is still eligible when their meanings are close.
     """
     scored: list[ScoredCandidate] = []
+    said = {(m.kind, m.canonical) for m in lexicon.find_terms(tokenize(sub["text"]))}
     for rank, candidate in enumerate(candidates):
         spec = catalog.tools.get(candidate["tool_id"])
         if spec is None or spec.id in excluded or not callable_in(spec, environments):
@@ -122,15 +126,19 @@ def score_candidates(
         if retry_effect is not None and (spec.side_effect is not False) != retry_effect:
             continue
         name_ops, name_objects, tag_ops, tag_objects = tool_terms(spec, lexicon)
-        fit = 0.0
+        operation_fit = target_fit = 0.0
         if sub["operation"] and sub["operation"] in name_ops:
-            fit += OPERATION_MATCH
+            operation_fit = OPERATION_MATCH
         elif sub["operation"] and sub["operation"] in tag_ops:
-            fit += OPERATION_MATCH * TAG_WEIGHT
+            operation_fit = OPERATION_MATCH * TAG_WEIGHT
         if sub["target"] and sub["target"] in name_objects:
-            fit += TARGET_MATCH
+            target_fit = TARGET_MATCH
         elif sub["target"] and sub["target"] in tag_objects:
-            fit += TARGET_MATCH * TAG_WEIGHT
+            target_fit = TARGET_MATCH * TAG_WEIGHT
+        fit = operation_fit + target_fit
+        # An operation is often implied by the clause's object ("order something" creates),
+        # an object only by the clause before.
+        own_fit = operation_fit + target_fit * (("object", sub["target"]) in said)
         unknown_domain = nothing_understood(sub)
         shared = relevance(sub["text"], spec.name, spec.description, spec.input_schema)
         named_object = sub["target"] and (
@@ -157,7 +165,7 @@ def score_candidates(
             score += RELEVANCE_WEIGHT * shared
         if contradicts_effect(sub["operation"], spec):
             score -= EFFECT_MISMATCH
-        scored.append(ScoredCandidate(score, rank, spec, fit, shared))
+        scored.append(ScoredCandidate(score, rank, spec, fit, shared, own_fit=own_fit))
     scored = led_by_the_closest(sub["text"], scored, embedder)
     scored.sort(key=lambda item: (-item.score, item.rank))
     return scored

@@ -73,9 +73,10 @@ MISSING_PENALTY = 1.0
 # while another candidate consumes it.
 UNUSED_BY_WRITE_PENALTY = 1.5
 MAX_BIND_TRIALS = 8
-# What the tool's name says about the clause's operation and object counts again against
-# binding: a lookup that consumes "account 123456" is not what "show the cart of account
-# 123456" asks for.
+# What the clause's own words say of the tool's name (operation, object) counts again against
+# binding: a lookup that consumes "account 123456" is not what "order something for account
+# 123456" asks for. An object the clause inherits from the one before counts once (in the
+# score), or it outweighs the clause's lead in words and meaning for another tool.
 FIT_EMPHASIS = 1.0
 
 
@@ -351,7 +352,7 @@ class RulePlanner:
         )
 
     def _choose_and_bind(self, draft: PlanDraft, sub: SubIntent) -> BoundChoice | None:
-        """Pick the core tool by name fit, rank and how well the user's values bind to it.
+        """Pick the core tool by its score (name fit, rank, lead) and how its values bind.
 
         Each of the best-fitting candidates is bound in a dry run: a tool that consumes the
         values the user gave ("delivery 2" for ``assign_rider``) beats one that ignores them,
@@ -370,7 +371,7 @@ class RulePlanner:
             lookups = sum(1 for c in calls if c["role"] == "auxiliary")
             total = (
                 candidate.score
-                + FIT_EMPHASIS * candidate.fit
+                + FIT_EMPHASIS * candidate.own_fit
                 + COVER_WEIGHT * len(direct)
                 + LOOKUP_COVER_WEIGHT * len(through_lookups - direct)
                 - LOOKUP_COST * lookups
