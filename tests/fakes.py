@@ -31,6 +31,32 @@ class HashingEmbedder:
         return out / norms
 
 
+class TopicEmbedder:
+    """Vectors over one axis per topic (a set of words) and one small axis per other word.
+
+    Test-only: the topics are written by each test, so which texts are close is decided there.
+    """
+
+    name = "topic-test-embedder"
+    dim = 64
+
+    def __init__(self, topics: Sequence[set[str]]) -> None:
+        self.topics = tuple(topics)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        first_other = len(self.topics)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"[a-z]+", text.lower()):
+                axis = next((i for i, t in enumerate(self.topics) if word in t), None)
+                if axis is not None:
+                    out[row, axis] += 1.0
+                else:
+                    out[row, first_other + sum(map(ord, word)) % (self.dim - first_other)] += 0.3
+            out[row] /= float(np.linalg.norm(out[row])) or 1.0
+        return out
+
+
 class ScriptedStructuredChatModel:
     """Chat model fake whose ``with_structured_output(...).invoke`` replays scripted answers.
 

@@ -11,11 +11,7 @@ words say. Tools, request and the fake embedder's topics are written here.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
 
 from nodes.context import Context
 from nodes.parsing.rules import RuleIntentParser
@@ -24,31 +20,13 @@ from nodes.planning.rules import RulePlanner
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import Catalog
 from stores.language.lexicon import Lexicon
+from tests.fakes import TopicEmbedder
 
 # Test-only: each axis is a topic; words of no topic get a small axis of their own.
 TOPICS = (
     {"past", "dues", "paid", "history", "payments"},
     {"status", "membership", "standing"},
 )
-
-
-class TopicEmbedder:
-    """Vectors over two topic axes and one small axis per other word."""
-
-    name = "topic-test-embedder"
-    dim = 64
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"[a-z]+", text.lower()):
-                axis = next((i for i, t in enumerate(TOPICS) if word in t), None)
-                if axis is not None:
-                    out[row, axis] += 1.0
-                else:
-                    out[row, 2 + sum(map(ord, word)) % (self.dim - 2)] += 0.3
-            out[row] /= float(np.linalg.norm(out[row])) or 1.0
-        return out
 
 
 SCHEMA = {
@@ -83,7 +61,7 @@ def _core_tools(request: str) -> list[str]:
         for sub in intent["sub_intents"]
     }
     planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
-                          Context(), embedder=TopicEmbedder())
+                          Context(), embedder=TopicEmbedder(TOPICS))
     draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
     return [catalog.tools[c["tool_id"]].name for c in draft.calls if c["role"] == "core"]
 

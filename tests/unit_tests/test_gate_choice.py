@@ -9,38 +9,15 @@ vectors are written here.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-
-import numpy as np
-
 from nodes.parsing.rules import RuleIntentParser
 from nodes.planning.eligibility import closeness, score_candidates
 from nodes.state import SubIntent
 from stores.catalog.model import Catalog
 from stores.language.lexicon import Lexicon
+from tests.fakes import TopicEmbedder
 
 # Test-only: each axis is a topic; words of no topic get a small axis of their own.
 TOPICS = ({"forecast", "projected", "projection", "future", "next"}, {"history", "past", "last"})
-
-
-class TopicEmbedder:
-    """Vectors over two topic axes and one small axis per other word."""
-
-    name = "topic-test-embedder"
-    dim = 64
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"[a-z]+", text.lower()):
-                axis = next((i for i, t in enumerate(TOPICS) if word in t), None)
-                if axis is not None:
-                    out[row, axis] += 1.0
-                else:
-                    out[row, 2 + sum(map(ord, word)) % (self.dim - 2)] += 0.3
-            out[row] /= float(np.linalg.norm(out[row])) or 1.0
-        return out
 
 
 SCHEMA = {
@@ -72,12 +49,12 @@ def _scored(text: str, embedder: TopicEmbedder | None) -> list[str]:
 
 
 def test_the_candidate_the_clause_is_about_beats_the_better_ranked_one() -> None:
-    assert _scored(REQUEST, TopicEmbedder())[0] == "herd.get_projection"
+    assert _scored(REQUEST, TopicEmbedder(TOPICS))[0] == "herd.get_projection"
 
 
 def test_the_other_clause_keeps_the_other_tool() -> None:
     text = "Get me the past head counts of the species 'lynx' for the last 10 years"
-    assert _scored(text, TopicEmbedder())[0] == "herd.get_history"
+    assert _scored(text, TopicEmbedder(TOPICS))[0] == "herd.get_history"
 
 
 def test_closeness_is_the_score_without_rank_and_lead() -> None:
@@ -89,7 +66,7 @@ def test_closeness_is_the_score_without_rank_and_lead() -> None:
     ]
     sub: SubIntent = RuleIntentParser(Lexicon.default()).parse(REQUEST)["sub_intents"][0]
     with_lead = score_candidates(sub, candidates, [], catalog, Lexicon.default(), None,
-                                 embedder=TopicEmbedder())
+                                 embedder=TopicEmbedder(TOPICS))
     without = score_candidates(sub, candidates, [], catalog, Lexicon.default(), None)
     assert {c.spec.id: closeness(c) for c in with_lead} == {
         c.spec.id: closeness(c) for c in without
