@@ -118,8 +118,12 @@ def _word_after_name(text: str, name: str, taken: set[str]) -> str | None:
         said = [lemmatize(singular(w.group().lower())) for w in words[index : index + len(wanted)]]
         if said != [lemmatize(singular(w)) for w in wanted]:
             continue
-        value = words[index + len(wanted)].group()
+        after = words[index + len(wanted)]
+        value = after.group()
         if value.lower() in STOPWORDS or value.lower() in taken:
             continue
+        token = re.match(r"\S+", text[after.start() :])
+        if token is not None and len(token.group().rstrip(",.;:!?)")) > len(value):
+            return None  # "email john.doe@example.com": a typed value, the binder's to read
         return value
     return None

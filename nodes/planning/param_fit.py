@@ -275,6 +275,40 @@ def quoted_number(value: str) -> float | None:
     return float(text)
 
 
+# How a schema says which written form a string takes: JSON Schema's ``format``, or a word of
+# the parameter's name or description. A span of that form fits it better than any other
+# string ("an email to Andy at andy@x.ai" for the recipient's email address).
+_SCHEMA_FORMS = {"email": "email", "idn-email": "email", "uri": "url", "url": "url", "iri": "url",
+                 "uri-reference": "url"}
+_FORM_NAME_WORDS = (
+    ("email", frozenset({"email", "mail"})),
+    ("url", frozenset({"url", "uri", "link", "endpoint", "website", "webpage"})),
+    ("path", frozenset({"path", "directory", "folder", "filepath", "dir"})),
+)
+_FORM_DESCRIPTIONS = (
+    ("email", re.compile(r"\be-?mail address", re.I)),
+    ("url", re.compile(r"\b(?:url|uri)s?\b", re.I)),
+    ("path", re.compile(r"\b(?:file|directory|folder)\s+path\b|\bpath\s+(?:to|of)\b", re.I)),
+)
+FORM_FIT = 1.5
+OTHER_FORM_FIT = 0.5
+# A verb of naming right before a value says it is a name or a title: "my speaker named
+# 'ue boom'", "an article titled 'AI today'".
+_NAMING_VERBS = {"named": "name", "called": "name", "titled": "title", "entitled": "title"}
+
+
+def written_form(param: Param) -> str | None:
+    """The written form ("email", "url", "path") the parameter's schema asks for, if any."""
+    form = _SCHEMA_FORMS.get(str(param.schema.get("format") or "").lower())
+    if form is not None:
+        return form
+    for form, words in _FORM_NAME_WORDS:
+        if param.name_words & words:
+            return form
+    description = str(param.schema.get("description") or "")
+    return next((form for form, said in _FORM_DESCRIPTIONS if said.search(description)), None)
+
+
 def type_fit(span: Span, param: Param) -> float:
     """How well a span's kind fits the parameter's type (0 = not at all).
 
@@ -320,6 +354,11 @@ def type_fit(span: Span, param: Param) -> float:
     if kind == "boolean":
         return 1.0 if span.kind == "boolean" or isinstance(value, bool) else 0.0
     if kind == "string":
+        form = written_form(param)
+        if form is not None and span.kind == form:
+            return FORM_FIT
+        if form is not None and span.kind not in {"quoted", "keyvalue"}:
+            return OTHER_FORM_FIT
         if param.identifier and span.kind == "name":
             return 0.7  # "SNP (Single Nucleotide Polymorphism) ID rs6034464": the id is rs...
         if span.kind in {
@@ -471,6 +510,13 @@ def _counts_said_noun(span: Span, after: Sequence[str], param: Param) -> bool:
     )
 
 
+def _named_by_verb(text: str, span: Span, param: Param) -> bool:
+    """Whether a naming verb right before the span says it is this parameter's name or title."""
+    verb = re.search(r"(\w+)\s*[:\"'“`]?\s*$", text[: span.start])
+    noun = _NAMING_VERBS.get(verb.group(1).lower()) if verb else None
+    return noun is not None and noun in param.name.lower()  # "name" is no content word
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
     before = own_words_before(text, span)
@@ -483,6 +529,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         _self_cue(span, param),
         NAME_CUE if name_said_before(text, span, param.name) else 0.0,
         NAME_CUE if range_end(text, span, param.name, param.name_words) else 0.0,
+        NAME_CUE if _named_by_verb(text, span, param) else 0.0,
     )
     # Words before the span are nearer cues than words after it (at most two of those).
     score = max(

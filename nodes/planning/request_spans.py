@@ -40,7 +40,8 @@ _NOT_NAMES = frozenset(
 _CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "and", "&", "du"})
 
 _QUOTED = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”|(?<![\w])'([^'\n]+)'(?![\w])|`([^`\n]+)`")
-_URL = re.compile(r"\bhttps?://[^\s,;]+[^\s,;.)]|\bwww\.[^\s,;]+[^\s,;.)]", re.I)
+# A URL ends before the sentence's own punctuation ("... from https://x.org/a.json?").
+_URL = re.compile(r"\bhttps?://[^\s,;]+[^\s,;.)?!:'\"]|\bwww\.[^\s,;]+[^\s,;.)?!:'\"]", re.I)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _PATH = re.compile(
     r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]+/?"
@@ -480,8 +481,31 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     if _CJK.search(text):
         # Chinese or mixed: the shared span library reads Chinese numbers, dates and money.
         return shared_spans.extract_spans(text, now=now)
-    atoms = _join_regions(text, _scan_atoms(text, now))
+    atoms = _share_range_year(text, _join_regions(text, _scan_atoms(text, now)))
     return [_signed(text, span) for span in _group_lists(text, atoms)]
+
+
+_YEAR = re.compile(r"\b\d{4}\b")
+_RANGE_JOIN = re.compile(r"\s*(?:to|through|thru|until|till|and|-|–)\s*", re.I)
+
+
+def _share_range_year(text: str, atoms: list[Span]) -> list[Span]:
+    """Give a range's first date the year said once, after the second date.
+
+    "April 3rd to April 5th 2023": the first date is of that year too, not a date of no year.
+    """
+    dates = sorted((a for a in atoms if a.kind == "date"), key=lambda a: a.start)
+    shared: dict[int, Span] = {}
+    for first, second in zip(dates, dates[1:], strict=False):
+        year = _YEAR.search(second.text)
+        if (
+            year is not None
+            and _YEAR.search(first.text) is None
+            and _MONTH_DATE.fullmatch(first.text) is not None
+            and _RANGE_JOIN.fullmatch(text[first.end : second.start]) is not None
+        ):
+            shared[id(first)] = replace(first, value=f"{first.value} {year.group()}")
+    return [shared.get(id(atom), atom) for atom in atoms]
 
 
 _REGION_CODE = re.compile(r"[A-Z]{2}|(?:[A-Z]\.){2}")

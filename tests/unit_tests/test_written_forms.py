@@ -1,0 +1,62 @@
+"""Values of a written form: e-mails, URLs, named things and dated ranges bind whole and right."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.planning.object_binding import build_object
+from nodes.planning.request_spans import extract_spans
+from nodes.planning.schema_binder import bind_schema
+
+
+def schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+STR = {"type": "string"}
+
+
+def test_an_email_address_parameter_takes_the_email_not_the_name_after_to() -> None:
+    tool = schema(
+        ["to_address", "subject"],
+        to_address={**STR, "description": "The email address of the recipient."},
+        subject={**STR, "description": "The subject line."},
+    )
+    bound = bind_schema("Write an email to Kim at kim@lab.example with the subject 'Budget'",
+                        tool, segment=0)
+    assert bound.sets == [{"to_address": "kim@lab.example", "subject": "Budget"}]
+
+
+def test_a_schema_format_names_the_written_form() -> None:
+    tool = schema(["target"], target={**STR, "format": "uri", "description": "Where to go."})
+    bound = bind_schema("Open Bob's page https://bob.example/home for me", tool, segment=0)
+    assert bound.sets == [{"target": "https://bob.example/home"}]
+
+
+def test_a_url_ends_before_the_question_mark_of_the_sentence() -> None:
+    spans = extract_spans("Can you read https://example.com/data.json?")
+    assert [(s.kind, s.value) for s in spans] == [("url", "https://example.com/data.json")]
+
+
+def test_an_objects_property_takes_a_whole_email_after_its_name() -> None:
+    item = schema(["email"], email={**STR, "description": "The new e-mail."},
+                  age={"type": "integer", "description": "The new age."})
+    built = build_object("set my new email, ana.lopez@example.org, and my new age, 41",
+                         item, "profile_data", bind_schema)
+    assert built is not None and built["email"] == "ana.lopez@example.org"
+
+
+def test_a_value_after_a_naming_verb_is_the_name() -> None:
+    tool = schema(["device_name"], device_name={**STR, "description": "The device to pair."})
+    bound = bind_schema("Pair my Bluetooth headset named 'blue cans'", tool, segment=0)
+    assert bound.sets == [{"device_name": "blue cans"}]
+
+
+def test_a_range_said_with_one_year_dates_both_ends() -> None:
+    tool = schema(
+        ["start_date", "end_date"],
+        start_date={**STR, "description": "First day, in YYYY-MM-DD format."},
+        end_date={**STR, "description": "Last day, in YYYY-MM-DD format."},
+    )
+    bound = bind_schema("Book the hall from March 9th to March 12th 2025", tool, segment=0)
+    assert bound.sets == [{"start_date": "2025-03-09", "end_date": "2025-03-12"}]
