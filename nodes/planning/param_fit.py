@@ -24,6 +24,13 @@ from nodes.planning.value_cues import (
     own_words_before,
     range_end,
 )
+from nodes.planning.value_forms import (
+    FORM_FIT,
+    OTHER_FORM_FIT,
+    named_by_verb,
+    operation_option,
+    written_form,
+)
 from stores.language.codes import code_in
 from stores.language.cues import english_words_of
 from stores.language.identifiers import (
@@ -275,40 +282,6 @@ def quoted_number(value: str) -> float | None:
     return float(text)
 
 
-# How a schema says which written form a string takes: JSON Schema's ``format``, or a word of
-# the parameter's name or description. A span of that form fits it better than any other
-# string ("an email to Andy at andy@x.ai" for the recipient's email address).
-_SCHEMA_FORMS = {"email": "email", "idn-email": "email", "uri": "url", "url": "url", "iri": "url",
-                 "uri-reference": "url"}
-_FORM_NAME_WORDS = (
-    ("email", frozenset({"email", "mail"})),
-    ("url", frozenset({"url", "uri", "link", "endpoint", "website", "webpage"})),
-    ("path", frozenset({"path", "directory", "folder", "filepath", "dir"})),
-)
-_FORM_DESCRIPTIONS = (
-    ("email", re.compile(r"\be-?mail address", re.I)),
-    ("url", re.compile(r"\b(?:url|uri)s?\b", re.I)),
-    ("path", re.compile(r"\b(?:file|directory|folder)\s+path\b|\bpath\s+(?:to|of)\b", re.I)),
-)
-FORM_FIT = 1.5
-OTHER_FORM_FIT = 0.5
-# A verb of naming right before a value says it is a name or a title: "my speaker named
-# 'ue boom'", "an article titled 'AI today'".
-_NAMING_VERBS = {"named": "name", "called": "name", "titled": "title", "entitled": "title"}
-
-
-def written_form(param: Param) -> str | None:
-    """The written form ("email", "url", "path") the parameter's schema asks for, if any."""
-    form = _SCHEMA_FORMS.get(str(param.schema.get("format") or "").lower())
-    if form is not None:
-        return form
-    for form, words in _FORM_NAME_WORDS:
-        if param.name_words & words:
-            return form
-    description = str(param.schema.get("description") or "")
-    return next((form for form, said in _FORM_DESCRIPTIONS if said.search(description)), None)
-
-
 def type_fit(span: Span, param: Param) -> float:
     """How well a span's kind fits the parameter's type (0 = not at all).
 
@@ -354,7 +327,7 @@ def type_fit(span: Span, param: Param) -> float:
     if kind == "boolean":
         return 1.0 if span.kind == "boolean" or isinstance(value, bool) else 0.0
     if kind == "string":
-        form = written_form(param)
+        form = written_form(param.name_words, param.schema)
         if form is not None and span.kind == form:
             return FORM_FIT
         if form is not None and span.kind not in {"quoted", "keyvalue"}:
@@ -510,13 +483,6 @@ def _counts_said_noun(span: Span, after: Sequence[str], param: Param) -> bool:
     )
 
 
-def _named_by_verb(text: str, span: Span, param: Param) -> bool:
-    """Whether a naming verb right before the span says it is this parameter's name or title."""
-    verb = re.search(r"(\w+)\s*[:\"'“`]?\s*$", text[: span.start])
-    noun = _NAMING_VERBS.get(verb.group(1).lower()) if verb else None
-    return noun is not None and noun in param.name.lower()  # "name" is no content word
-
-
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
     before = own_words_before(text, span)
@@ -529,7 +495,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         _self_cue(span, param),
         NAME_CUE if name_said_before(text, span, param.name) else 0.0,
         NAME_CUE if range_end(text, span, param.name, param.name_words) else 0.0,
-        NAME_CUE if _named_by_verb(text, span, param) else 0.0,
+        NAME_CUE if named_by_verb(text, span.start, param.name) else 0.0,
     )
     # Words before the span are nearer cues than words after it (at most two of those).
     score = max(
@@ -606,9 +572,19 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
         if best is None or candidate[0] > best[0]:
             best = candidate
     if best is None:
-        # "into Spanish" names the code "es", "in miles" the symbol "mi".
-        return code_in(text, options) or unit_option(text, options)
+        # "into Spanish" names the code "es", "in miles" the symbol "mi"; "remove" the action
+        # "delete".
+        return code_in(text, options) or unit_option(text, options) or _operation_at(text, options)
     return (best[1], best[2])
+
+
+def _operation_at(text: str, options: Sequence[str]) -> tuple[Any, int] | None:
+    """The action value the text asks for by a synonym (:func:`operation_option`).
+
+    Its place is -1: the word that asks is a verb, no span a value could be taken from.
+    """
+    option = operation_option(text, options)
+    return None if option is None else (option, -1)
 
 
 def _case_tells_apart(options: Sequence[str]) -> bool:

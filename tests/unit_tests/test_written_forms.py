@@ -60,3 +60,21 @@ def test_a_range_said_with_one_year_dates_both_ends() -> None:
     )
     bound = bind_schema("Book the hall from March 9th to March 12th 2025", tool, segment=0)
     assert bound.sets == [{"start_date": "2025-03-09", "end_date": "2025-03-12"}]
+
+
+ACTION = {**STR, "enum": ["add", "delete", "update"], "description": "The action to perform."}
+
+
+def test_an_action_enum_takes_the_value_the_request_names_by_a_synonym() -> None:
+    tool = schema(["type", "content"], type=ACTION,
+                  content={**STR, "description": "The text of the item."})
+    removed = bind_schema("Remove the 'water plants' item from my list", tool, segment=0)
+    created = bind_schema("Please create an item 'call mum'", tool, segment=0)
+    assert removed.sets == [{"type": "delete", "content": "water plants"}]
+    assert created.sets == [{"type": "add", "content": "call mum"}]
+
+
+def test_a_status_enum_is_not_read_as_an_action() -> None:
+    tool = schema(["state"], state={**STR, "enum": ["open", "closed"],
+                                     "description": "The ticket state."})
+    assert bind_schema("Create a ticket for the printer", tool, segment=0).missing == ["state"]
