@@ -72,6 +72,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("nodes/parsing/splitting.py", "product"): "owned by the splitting module (parallel work)",
     ("nodes/planning/argument_sets.py", "points"): "the function name cut_points in __all__",
     ("nodes/planning/param_fit.py", "address"): "English words by which a schema names a place",
+    ("nodes/planning/value_forms.py", "address"): "English 'e-mail address', a written form",
     ("nodes/planning/param_fit.py", "destination"): "English words by which a schema names a place",
 }
 
