@@ -141,6 +141,32 @@ def _fuller(value: Any, than: Any) -> bool:
     return value.lower().startswith(than.lower() + ",") and len(value) > len(than) + 1
 
 
+def continued_tool(
+    sub: SubIntent, draft: PlanDraft, catalog: Catalog, says_operation: Callable[[SubIntent], bool]
+) -> ToolSpec | None:
+    """The read an operation-less clause goes on with: the last earlier clause's core tool.
+
+    "... from New York to Los Angeles and then from Los Angeles to Miami": the second clause
+    names no operation and no tool's words, yet asks the first one's question again with
+    values of its own. Only a read (``side_effect`` False) among this clause's retrieved
+    candidates is continued; the caller still binds it and keeps it only when every required
+    value binds and the clause says one of them itself (:func:`says_own_value`).
+    """
+    if says_operation(sub):
+        return None
+    earlier = [c for c in draft.calls if c["role"] == "core"]
+    retrieved = {c["tool_id"] for c in draft.request.candidates.get(sub["id"], [])}
+    if not earlier or earlier[-1]["tool_id"] not in retrieved:
+        return None
+    spec = catalog.tools.get(earlier[-1]["tool_id"])
+    return spec if spec is not None and spec.side_effect is False else None
+
+
+def says_own_value(call: PlannedCall) -> bool:
+    """Whether one of the call's arguments was said by its own clause."""
+    return bool(_own_and_borrowed(call)[0])
+
+
 def clarifying_question(sub: SubIntent, spec: ToolSpec, param: str) -> str:
     """The question for a value of ``spec`` the clause needs and nobody gave."""
     described = (schema_properties(spec).get(param) or {}).get("description")

@@ -31,12 +31,14 @@ from nodes.planning.binding import (
 from nodes.planning.clause_calls import (
     clarifying_question,
     completes_earlier_call,
+    continued_tool,
     fold_fragments,
     follow_said_steps,
     merge_restated_sets,
     planned_already,
     repeat_over_referent,
     restated_call,
+    says_own_value,
     settle_waiting,
 )
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
@@ -159,7 +161,7 @@ class RulePlanner:
         if sub["action"] == "direct_answer":
             draft.decide(sub["id"], "direct_answer")
             return True
-        choice = self._choose_and_bind(draft, sub)
+        choice = self._choose_and_bind(draft, sub) or self._continuation(draft, sub)
         if choice is not None and choice.missing and nothing_understood(sub):
             # A read may answer a clause nobody understood ("hola"), but asking the user
             # for a value of a tool the planner only guessed at answers nothing.
@@ -240,9 +242,31 @@ class RulePlanner:
         draft.decide(sub["id"], "call_api", tool=spec.id, fit=round(choice.score, 3))
         return True
 
+    def _continuation(self, draft: PlanDraft, sub: SubIntent) -> BoundChoice | None:
+        """The earlier clause's read, called again with this clause's own values."""
+        spec = continued_tool(sub, draft, self.catalog, self._says_operation)
+        if spec is None:
+            return None
+        calls, missing = self._bind_call(draft, sub, spec)
+        if missing or not calls or not says_own_value(calls[-1]):
+            return None
+        # What the clause does not say again stays as the earlier call had it ("in miles").
+        earlier = next(c for c in reversed(draft.calls) if c["role"] == "core")
+        for param, source in earlier["args"].items():
+            if param not in calls[-1]["args"] and "from_call" not in source:
+                inherited = source.copy()
+                inherited["origin"] = "elsewhere:continued"
+                calls[-1]["args"][param] = inherited
+        return BoundChoice(spec=spec, score=0.0, calls=calls, missing=[])
+
     def _says_operation(self, sub: SubIntent) -> bool:
-        """Whether a clause names an operation of the lexicon ("calculate", "find")."""
-        return any(m.kind == "operation" for m in self.lexicon.find_terms(tokenize(sub["text"])))
+        """Whether a clause names an operation of the lexicon ("calculate", "find").
+
+        A capitalised word after the first is part of a name: "New York" asks for nothing new.
+        """
+        words = sub["text"].split()
+        said = " ".join(words[:1] + [w for w in words[1:] if not w[:1].isupper()])
+        return any(m.kind == "operation" for m in self.lexicon.find_terms(tokenize(said)))
 
     def _coordinated_reads(
         self, draft: PlanDraft, sub: SubIntent, chosen: ToolSpec

@@ -55,6 +55,7 @@ from nodes.planning.param_values import (
 from nodes.planning.request_spans import Span, context_words, extract_spans
 from nodes.planning.unit_values import unit_parameter_values
 from nodes.planning.value_cues import numbered_siblings, series_position
+from nodes.planning.value_forms import coordinated_phrases, said_alike
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS, lemmatize
 
@@ -240,7 +241,8 @@ def bind_schema(
         taken = [atoms[i][0] for i in used]
         phrase = _phrase_after_cue(text, param, taken)
         if phrase is not None:
-            values[param.name] = [phrase.value]
+            # "the proteins of the nucleus, mitochondria, and cytoplasm": one value each.
+            values[param.name] = [phrase.value, *coordinated_phrases(text, phrase.end)]
             evidence[param.name] = 1.0
     if similarity is not None:
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
@@ -574,7 +576,8 @@ def _extend_repeats(
             # A second name for a lone string parameter needs its own cue ("in Rome"): a
             # name said later for another reason ("travelling with Anna") is no repeat.
             floor = STRONG_CUE if param.kind == "string" else 0.4
-            weak = not rivals and cue < max(floor, cue_of[name] - 0.3)
+            weak = not rivals and cue < max(floor, cue_of[name] - 0.3) \
+                and not said_alike(text, span, candidate)
             if any(r > cue for r in rivals) or weak:
                 continue
             patterned.setdefault(name, []).append(other)

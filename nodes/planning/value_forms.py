@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from stores.language.keywords import tokenize
+from stores.language.keywords import STOPWORDS, tokenize
 from stores.language.lexicon import Lexicon
 
 # How a schema says which written form a string takes: JSON Schema's ``format``, or a word of
@@ -82,3 +82,53 @@ def operation_option(text: str, options: Sequence[str]) -> str | None:
         return None
     named = by_operation[asked.pop()]
     return named[0] if len(named) == 1 else None
+
+
+_ITEM = r"(?:(?:the|a|an)\s+)?([A-Za-z][\w'\-]*(?:\s+[A-Za-z][\w'\-]*){0,2}?)"
+_NEXT_ITEM = re.compile(r"(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)" + _ITEM +
+                        r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:and|or)\b)")
+
+
+def coordinated_phrases(text: str, end: int) -> list[str]:
+    """The phrases coordinated with a value that ends at ``end``.
+
+    "nucleus, mitochondria, and cytoplasm" gives ``["mitochondria", "cytoplasm"]`` after
+    "nucleus". Each further item is one to three words, none a stopword, and ends where its
+    clause or the list ends (a comma, a full stop, "and"/"or"): "copper and the density of
+    aluminum" coordinates no value ("density" goes on with "of").
+    """
+    items: list[str] = []
+    position = end
+    while True:
+        found = _NEXT_ITEM.match(text, position)
+        if found is None:
+            break
+        item = found.group(1)
+        if any(word.lower() in STOPWORDS for word in item.split()):
+            break
+        items.append(item)
+        position = found.end()
+    return items
+
+
+_LAST_WORDS = re.compile(r"([A-Za-z][\w'\-]*)\s+(?:(?:the|a|an)\s+)?$")
+
+
+def said_alike(text: str, first: Any, other: Any) -> bool:
+    """Whether a later value is said in the frame of an earlier one, joined to it.
+
+    "the number 4567 and the number 7890": the same word ("number") right before each, and
+    "and" or a comma between them: the second is another value of the first's parameter.
+    Both arguments are spans (``start``/``end`` offsets into ``text``).
+    """
+    between = text[first.end : other.start]
+    if not re.search(r"\band\b|,", between) or re.search(r"[.;?!]", between):
+        return False
+    mine = _LAST_WORDS.search(text[: first.start])
+    theirs = _LAST_WORDS.search(text[: other.start])
+    return (
+        mine is not None
+        and theirs is not None
+        and mine.group(1).lower() == theirs.group(1).lower()
+        and mine.group(1).lower() not in STOPWORDS
+    )

@@ -1,0 +1,57 @@
+"""One call per asked value set: coordinated phrases, values said alike, continued clauses.
+
+Requests written here (none from a benchmark), each planned against tools of its own.
+"""
+
+from __future__ import annotations
+
+from nodes.planning.schema_binder import bind_schema
+from nodes.planning.value_forms import coordinated_phrases
+from tests.unit_tests.test_pm_call_count import _planned, _tool
+
+STR = {"type": "string"}
+INT = {"type": "integer"}
+
+
+def test_lower_case_phrases_coordinated_with_a_value_are_values_too() -> None:
+    text = "List the shops of the old town, harbour district, and university quarter, please"
+    first_end = text.index("old town") + len("old town")
+    assert coordinated_phrases(text, first_end) == ["harbour district", "university quarter"]
+
+
+def test_a_phrase_that_goes_on_with_of_is_no_coordinated_value() -> None:
+    text = "the melting point of tin and the density of lead"
+    assert coordinated_phrases(text, text.index("tin") + 3) == []
+
+
+def test_a_coordinated_phrase_list_makes_one_call_per_item() -> None:
+    tool = {"type": "object", "required": ["district"],
+            "properties": {"district": {**STR, "description": "The district to list."}}}
+    bound = bind_schema("Show the bakeries in the district of old town and harbour quarter.",
+                        tool)
+    assert [s["district"] for s in bound.sets] == ["old town", "harbour quarter"]
+
+
+def test_a_value_said_again_in_the_same_frame_is_another_call() -> None:
+    tool = {"type": "object", "required": ["number"],
+            "properties": {"number": {**INT, "description": "The value to factor."}}}
+    bound = bind_schema("Factor the number 391 and the number 4087 for me", tool, segment=0)
+    assert [s["number"] for s in bound.sets] == [391, 4087]
+
+
+ROUTE = _tool("get_driving_distance", "The driving distance of a route between two places.",
+              {"origin": {**STR, "description": "Where the route starts."},
+               "destination": {**STR, "description": "Where the route ends."},
+               "unit": {**STR, "description": "The unit of length, e.g. km or miles."}},
+              ["origin", "destination"])
+
+
+def test_a_clause_with_no_operation_goes_on_with_the_read_before_it() -> None:
+    planned = _planned(
+        "What is the driving distance from Denver to Boulder in miles? And then from Boulder "
+        "to New Castle?",
+        ROUTE,
+    )
+    assert [(c["origin"], c["destination"], c.get("unit")) for c in planned] == [
+        ("Denver", "Boulder", "miles"), ("Boulder", "New Castle", "miles")
+    ]
