@@ -69,6 +69,9 @@ _LINE_BREAKS = re.compile(
 _ABBREVIATION = re.compile(
     r"\b(?:no|e\.g|i\.e|vs|mr|mrs|ms|dr|st|approx|etc|nr|inc|ltd|corp|jr|sr)\.$", re.I
 )
+# A word of at most three letters before a stop that the next word goes on from in lower
+# case is shortened ("3000 sq ft. in New York", "5 min. later"), no sentence's end.
+_SHORTENED_WORD = re.compile(r"(?<![\w.])[A-Za-z]{1,3}\.$")
 _STRONG_SPLIT = re.compile(
     r"\s*(?:,\s*)?\b(?:and\s+)?(?:then|afterwards|after\s+that|after\s+which|after\s+this(?!\s+\d)|"
     r"subsequently|finally|lastly|once\s+(?:that'?s\s+|that\s+is\s+|it'?s\s+|it\s+is\s+)?"
@@ -145,7 +148,9 @@ def _split_sentences(text: str) -> list[str]:
     start = 0
     for match in re.finditer(r"[.!?]+(?=\s+|$)", text):
         candidate = text[start : match.end()]
-        if _ABBREVIATION.search(candidate):
+        if _ABBREVIATION.search(candidate) or _SHORTENED_WORD.search(candidate) and re.match(
+            r"\s+[a-z]", text[match.end() :]
+        ):
             continue
         pieces.append(candidate)
         start = match.end()

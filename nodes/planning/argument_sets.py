@@ -27,7 +27,10 @@ _SEPARATORS: tuple[tuple[int, re.Pattern[str]], ...] = (
     (
         3,
         re.compile(
-            r"(?<=[.?!])\s+(?=\S)|\s*;\s*|:\s+|\s*,?\s*\b(?:also|additionally|then|"
+            # A stop after a word of up to three letters that the next word goes on from in
+            # lower case shortens the word ("3000 sq ft. in New York"): no sentence's end.
+            r"(?<=[.?!])(?:(?<!\b[A-Za-z]\.)(?<!\b[A-Za-z]{2}\.)(?<!\b[A-Za-z]{3}\.)\s+(?=\S)"
+            r"|\s+(?=(?-i:[^a-z\s])))|\s*;\s*|:\s+|\s*,?\s*\b(?:also|additionally|then|"
             r"as\s+well\s+as|plus)\b\s*,?\s*",
             re.I,
         ),

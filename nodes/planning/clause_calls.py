@@ -303,6 +303,39 @@ def fold_fragments(draft: PlanDraft, says_operation: Callable[[SubIntent], bool]
         )
         if host is not None:
             _cover(draft, call, host)
+    for call in list(draft.calls):
+        _complete_the_call_before(draft, call, subs, says_operation)
+
+
+def _complete_the_call_before(
+    draft: PlanDraft,
+    call: PlannedCall,
+    subs: Sequence[SubIntent],
+    says_operation: Callable[[SubIntent], bool],
+) -> None:
+    """Fold a clause that only adds a value to the call of the clause right before it.
+
+    "... another case with the number '678', opened in 2019, and filed in the California
+    court?": the last clause names no operation, and what it says itself (the court's
+    place) is a parameter the call before it, of the same tool, lacks; the rest it borrowed.
+    """
+    mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
+    if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls) \
+            or call["call_id"] in draft.shared:
+        return
+    sub = next(s for s in subs if s["id"] == call["sub_intent_id"])
+    position = subs.index(sub)
+    if position == 0 or says_operation(sub):
+        return
+    before = [c for c in draft.calls if c["sub_intent_id"] == subs[position - 1]["id"]
+              and c["role"] == "core"]
+    own = _own_and_borrowed(call)[0]
+    if len(before) != 1 or before[0]["tool_id"] != call["tool_id"] or not own \
+            or own & set(before[0]["args"]):
+        return
+    for param in own:
+        before[0]["args"][param] = call["args"][param]
+    _cover(draft, call, before[0])
 
 
 def _cover(draft: PlanDraft, call: PlannedCall, host: PlannedCall) -> None:

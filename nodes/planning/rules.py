@@ -262,11 +262,15 @@ class RulePlanner:
     def _says_operation(self, sub: SubIntent) -> bool:
         """Whether a clause names an operation of the lexicon ("calculate", "find").
 
-        A capitalised word after the first is part of a name: "New York" asks for nothing new.
+        A capitalised word after the first is part of a name: "New York" asks for nothing new;
+        a past participle describes ("the case filed in Ohio"), it asks for nothing either.
         """
         words = sub["text"].split()
-        said = " ".join(words[:1] + [w for w in words[1:] if not w[:1].isupper()])
-        return any(m.kind == "operation" for m in self.lexicon.find_terms(tokenize(said)))
+        tokens = tokenize(" ".join(words[:1] + [w for w in words[1:] if not w[:1].isupper()]))
+        return any(
+            m.kind == "operation" and not tokens[m.start].endswith("ed")
+            for m in self.lexicon.find_terms(tokens)
+        )
 
     def _coordinated_reads(
         self, draft: PlanDraft, sub: SubIntent, chosen: ToolSpec

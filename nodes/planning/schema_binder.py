@@ -608,7 +608,8 @@ def _repeat_pattern(
     """Whole argument sets said again in the shape of the first one; True when added.
 
     "$30.45 in Chicago, Illinois, $52.33 in Sacramento, California": the values after the
-    first set, taken in chunks of its size, have its kinds in its order.
+    first set, taken in chunks of its size, have its kinds in its order (what is left after
+    the last whole chunk is not read).
     """
     first = sorted(
         (index, name)
@@ -620,7 +621,10 @@ def _repeat_pattern(
     last = first[-1][0]
     rest = [i for i in range(len(atoms)) if i > last and i not in used and atoms[i][1] < 0]
     size = len(first)
-    if not rest or len(rest) % size:
+    # A value left over after the last whole set ("... using Machine Learning Model") is no
+    # set's: only whole sets repeat.
+    rest = rest[: len(rest) - len(rest) % size]
+    if not rest:
         return False
     kinds = [atoms[i][0].kind for i, _ in first]
     chunks = [rest[k : k + size] for k in range(0, len(rest), size)]

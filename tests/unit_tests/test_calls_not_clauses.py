@@ -55,3 +55,39 @@ def test_a_clause_with_no_operation_goes_on_with_the_read_before_it() -> None:
     assert [(c["origin"], c["destination"], c.get("unit")) for c in planned] == [
         ("Denver", "Boulder", "miles"), ("Boulder", "New Castle", "miles")
     ]
+
+
+def test_a_shortened_unit_before_a_stop_ends_no_sentence() -> None:
+    from nodes.parsing.splitting import _split_sentences
+
+    text = "Price a flat of 80 sq ft. in Lyon and 95 sq ft. in Nice."
+    assert _split_sentences(text) == [text]
+    assert _split_sentences("Weather in NYC. Weather in LA.") == ["Weather in NYC.",
+                                                                  "Weather in LA."]
+
+
+def test_argument_sets_said_in_one_shape_ignore_a_name_left_after_them() -> None:
+    tool = {"type": "object", "required": ["city", "size"],
+            "properties": {"city": {**STR, "description": "Where the flat is."},
+                           "size": {**INT, "description": "Size of the flat in square feet."}}}
+    bound = bind_schema("Price a flat of 80 sq ft. in Lyon and 95 sq ft. in Nice using "
+                        "Price Model Pro.", tool)
+    assert [(s["size"], s["city"]) for s in bound.sets] == [(80, "Lyon"), (95, "Nice")]
+
+
+CASE = _tool("court_case_info", "Details of a court case.",
+             {"case_number": {**STR, "description": "The case number."},
+              "year": {**INT, "description": "The year the case was opened."},
+              "court": {**STR, "description": "The court the case is at."}},
+             ["case_number"])
+
+
+def test_a_clause_that_only_adds_a_value_completes_the_call_before_it() -> None:
+    planned = _planned(
+        "Get the details of case 'A-11' opened in 2018 at the Ohio court. Also, retrieve the "
+        "case 'B-22' opened in 2019, filed at the Utah court.",
+        CASE,
+    )
+    assert sorted((c["case_number"], c.get("court")) for c in planned) == [
+        ("A-11", "Ohio"), ("B-22", "Utah")
+    ]
