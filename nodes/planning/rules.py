@@ -248,15 +248,20 @@ class RulePlanner:
         if spec is None:
             return None
         calls, missing = self._bind_call(draft, sub, spec)
-        if missing or not calls or not says_own_value(calls[-1]):
+        if not calls or not says_own_value(calls[-1]):
             return None
-        # What the clause does not say again stays as the earlier call had it ("in miles").
+        # What the clause does not say itself stays as the earlier call had it ("in miles";
+        # "the same, but for a sample size of 150").
+        core = calls[-1]
         earlier = next(c for c in reversed(draft.calls) if c["role"] == "core")
         for param, source in earlier["args"].items():
-            if param not in calls[-1]["args"] and "from_call" not in source:
+            mine = core["args"].get(param)
+            if "from_call" not in source and (mine is None or _borrowed(mine)):
                 inherited = source.copy()
                 inherited["origin"] = "elsewhere:continued"
-                calls[-1]["args"][param] = inherited
+                core["args"][param] = inherited
+        if any(param not in core["args"] for param in missing):
+            return None
         return BoundChoice(spec=spec, score=0.0, calls=calls, missing=[])
 
     def _says_operation(self, sub: SubIntent) -> bool:
@@ -610,6 +615,11 @@ class RulePlanner:
                 "value": coerce_to_schema(free[0], properties[slots[0]]),
                 "origin": "text",
             }
+
+
+def _borrowed(source: ArgSource) -> bool:
+    """Whether an argument was read from elsewhere in the request, not from its clause."""
+    return str(source.get("origin", "")).startswith(("elsewhere:", "request:"))
 
 
 def _lemma_spots(text: str) -> dict[str, list[int]]:

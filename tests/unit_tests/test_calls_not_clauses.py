@@ -91,3 +91,21 @@ def test_a_clause_that_only_adds_a_value_completes_the_call_before_it() -> None:
     assert sorted((c["case_number"], c.get("court")) for c in planned) == [
         ("A-11", "Ohio"), ("B-22", "Utah")
     ]
+
+
+INTERVAL = _tool("confidence_interval", "The confidence interval of a sample mean.",
+                 {"sample_mean": {**INT, "description": "The sample mean."},
+                  "sample_size": {**INT, "description": "The sample size."},
+                  "std_dev": {**INT, "description": "The standard deviation."}},
+                 ["sample_mean", "sample_size", "std_dev"])
+
+
+def test_a_continued_read_keeps_the_earlier_values_it_does_not_say_again() -> None:
+    planned = _planned(
+        "Give me the confidence interval for a sample mean of 40 with a standard deviation of "
+        "6 and a sample size of 30. And then the same but for a sample size of 90 instead?",
+        INTERVAL,
+    )
+    assert [(c["sample_mean"], c["std_dev"], c["sample_size"]) for c in planned] == [
+        (40, 6, 30), (40, 6, 90)
+    ]
