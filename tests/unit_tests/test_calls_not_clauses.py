@@ -93,19 +93,24 @@ def test_a_clause_that_only_adds_a_value_completes_the_call_before_it() -> None:
     ]
 
 
-INTERVAL = _tool("confidence_interval", "The confidence interval of a sample mean.",
-                 {"sample_mean": {**INT, "description": "The sample mean."},
-                  "sample_size": {**INT, "description": "The sample size."},
-                  "std_dev": {**INT, "description": "The standard deviation."}},
-                 ["sample_mean", "sample_size", "std_dev"])
+# From BFCL's development category (parallel): the second clause shares no word with the tool,
+# so only the continuation of the first clause's read calls it, with the values it keeps.
+INTERVAL = _tool("confidence_interval.calculate", "Calculate the confidence interval for a mean.",
+                 {"sample_std_dev": {**INT, "description": "The standard deviation of the sample."},
+                  "sample_size": {**INT, "description": "The size of the sample."},
+                  "sample_mean": {**INT, "description": "The mean of the sample."},
+                  "confidence_level": {"type": "number",
+                                       "description": "The level of confidence. Default is 0.9."}},
+                 ["sample_std_dev", "sample_size", "sample_mean"])
 
 
 def test_a_continued_read_keeps_the_earlier_values_it_does_not_say_again() -> None:
     planned = _planned(
-        "Give me the confidence interval for a sample mean of 40 with a standard deviation of "
-        "6 and a sample size of 30. And then the same but for a sample size of 90 instead?",
+        "Can you give me 95% confidence interval for a sample mean with standard deviation of "
+        "10, sample size of 50 and sample mean of 25? And can you do the same but for a sample "
+        "size of 150 instead?",
         INTERVAL,
     )
-    assert [(c["sample_mean"], c["std_dev"], c["sample_size"]) for c in planned] == [
-        (40, 6, 30), (40, 6, 90)
+    assert [(c["sample_mean"], c["sample_std_dev"], c["sample_size"]) for c in planned] == [
+        (25, 10, 50), (25, 10, 150)
     ]
