@@ -141,6 +141,17 @@ def _fuller(value: Any, than: Any) -> bool:
     return value.lower().startswith(than.lower() + ",") and len(value) > len(than) + 1
 
 
+# A clause that goes on with the one before it starts with a preposition (after "and",
+# "then", ...: "and then from Los Angeles to Miami") or refers back to it ("the same",
+# "instead").
+_ELLIPTIC = re.compile(
+    r"^\W*(?:(?:and|then|also|but|or|finally|next|plus|lastly|after\s+that)\b[\s,]*)*"
+    r"(?:from|to|for|in|at|with|between|on|of|by|near|into|via|what\s+about|how\s+about)\b",
+    re.I,
+)
+_BACK_REFERENCE = re.compile(r"\b(?:the\s+same|instead|again)\b", re.I)
+
+
 def continued_tool(
     sub: SubIntent, draft: PlanDraft, catalog: Catalog, says_operation: Callable[[SubIntent], bool]
 ) -> ToolSpec | None:
@@ -148,12 +159,14 @@ def continued_tool(
 
     "... from New York to Los Angeles and then from Los Angeles to Miami": the second clause
     names no operation and no tool's words, yet asks the first one's question again with
-    values of its own. Only a read (``side_effect`` False) among this clause's retrieved
-    candidates is continued; the caller still binds it and keeps it only when every required
-    value binds and the clause says one of them itself (:func:`says_own_value`).
+    values of its own. Such a clause starts with a preposition or refers back ("the same").
+    Only a read (``side_effect`` False) among this clause's retrieved candidates is
+    continued; the caller still binds it and keeps it only when every required value binds
+    and the clause says one of them itself (:func:`says_own_value`).
     """
-    if says_operation(sub):
-        return None
+    text = sub["text"]
+    if says_operation(sub) or not (_ELLIPTIC.match(text) or _BACK_REFERENCE.search(text)):
+        return None  # "I am doing research on Apple" states something; it continues nothing
     earlier = [c for c in draft.calls if c["role"] == "core"]
     retrieved = {c["tool_id"] for c in draft.request.candidates.get(sub["id"], [])}
     if not earlier or earlier[-1]["tool_id"] not in retrieved:

@@ -114,3 +114,4 @@ def test_a_continued_read_keeps_the_earlier_values_it_does_not_say_again() -> No
     assert [(c["sample_mean"], c["sample_std_dev"], c["sample_size"]) for c in planned] == [
         (25, 10, 50), (25, 10, 150)
     ]
+
