@@ -142,11 +142,13 @@ def _fuller(value: Any, than: Any) -> bool:
 
 
 # A clause that goes on with the one before it starts with a preposition (after "and",
-# "then", ...: "and then from Los Angeles to Miami") or refers back to it ("the same",
+# "then", ...: "and then from Los Angeles to Miami"), a relative pronoun or a participle
+# ("which was opened in 2018", "filed in Ohio"), or refers back to it ("the same",
 # "instead").
 _ELLIPTIC = re.compile(
     r"^\W*(?:(?:and|then|also|but|or|finally|next|plus|lastly|after\s+that)\b[\s,]*)*"
-    r"(?:from|to|for|in|at|with|between|on|of|by|near|into|via|what\s+about|how\s+about)\b",
+    r"(?:from|to|for|in|at|with|between|on|of|by|near|into|via|what\s+about|how\s+about|"
+    r"which|that|who|whose|where|[a-z]{3,}ed)\b",
     re.I,
 )
 _BACK_REFERENCE = re.compile(r"\b(?:the\s+same|instead|again)\b", re.I)

@@ -115,3 +115,14 @@ def test_a_continued_read_keeps_the_earlier_values_it_does_not_say_again() -> No
         (25, 10, 50), (25, 10, 150)
     ]
 
+
+
+def test_relative_and_participle_clauses_add_to_the_call_they_describe() -> None:
+    planned = _planned(
+        "Get the details of the case with the case number 'A-11', which was opened in the year "
+        "2018, filed at the Ohio court?",
+        CASE,
+    )
+    assert [(c["case_number"], c.get("year"), c.get("court")) for c in planned] == [
+        ("A-11", 2018, "Ohio")
+    ]
