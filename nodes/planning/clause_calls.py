@@ -161,20 +161,26 @@ def continued_tool(
 
     "... from New York to Los Angeles and then from Los Angeles to Miami": the second clause
     names no operation and no tool's words, yet asks the first one's question again with
-    values of its own. Such a clause starts with a preposition or refers back ("the same").
-    Only a read (``side_effect`` False) among this clause's retrieved candidates is
-    continued; the caller still binds it and keeps it only when every required value binds
-    and the clause says one of them itself (:func:`says_own_value`).
+    values of its own. Only a read (``side_effect`` False) among this clause's retrieved
+    candidates is continued; the caller still binds it and keeps it only when every
+    required value binds and the clause says one of them itself (:func:`says_own_value`),
+    and, unless its words go on from the clause before (:func:`goes_on_from_before`), says
+    every required value itself: "John chose 36 and 48, Mary 60 and 96" gives the numbers
+    asked for, "I am doing research on Apple Inc." is no concert booking.
     """
-    text = sub["text"]
-    if says_operation(sub) or not (_ELLIPTIC.match(text) or _BACK_REFERENCE.search(text)):
-        return None  # "I am doing research on Apple" states something; it continues nothing
+    if says_operation(sub):
+        return None
     earlier = [c for c in draft.calls if c["role"] == "core"]
     retrieved = {c["tool_id"] for c in draft.request.candidates.get(sub["id"], [])}
     if not earlier or earlier[-1]["tool_id"] not in retrieved:
         return None
     spec = catalog.tools.get(earlier[-1]["tool_id"])
     return spec if spec is not None and spec.side_effect is False else None
+
+
+def goes_on_from_before(sub: SubIntent) -> bool:
+    """Whether a clause's words go on from the clause before it (:data:`_ELLIPTIC`)."""
+    return bool(_ELLIPTIC.match(sub["text"]) or _BACK_REFERENCE.search(sub["text"]))
 
 
 def says_own_value(call: PlannedCall) -> bool:

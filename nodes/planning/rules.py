@@ -34,6 +34,7 @@ from nodes.planning.clause_calls import (
     continued_tool,
     fold_fragments,
     follow_said_steps,
+    goes_on_from_before,
     merge_restated_sets,
     planned_already,
     repeat_over_referent,
@@ -250,6 +251,10 @@ class RulePlanner:
         calls, missing = self._bind_call(draft, sub, spec)
         if not calls or not says_own_value(calls[-1]):
             return None
+        if not goes_on_from_before(sub) and (missing or any(
+            _borrowed(calls[-1]["args"][param]) for param in required_params(spec)
+        )):
+            return None  # a statement continues a read only with all its values
         # What the clause does not say itself stays as the earlier call had it ("in miles";
         # "the same, but for a sample size of 150").
         core = calls[-1]

@@ -126,3 +126,26 @@ def test_relative_and_participle_clauses_add_to_the_call_they_describe() -> None
     assert [(c["case_number"], c.get("year"), c.get("court")) for c in planned] == [
         ("A-11", 2018, "Ohio")
     ]
+
+
+GCD = _tool("math.gcd", "The greatest common divisor of two integers.",
+            {"num1": {**INT, "description": "The first number."},
+             "num2": {**INT, "description": "The second number."}}, ["num1", "num2"])
+
+
+def test_a_statement_that_gives_every_value_of_the_read_before_it_is_another_call() -> None:
+    planned = _planned(
+        "Find the greatest common divisor of the numbers Ann picked. Ann picked the numbers 12 "
+        "and 18, while Bo picked the numbers 35 and 49.",
+        GCD,
+    )
+    assert sorted((c["num1"], c["num2"]) for c in planned) == [(12, 18), (35, 49)]
+
+
+def test_a_statement_that_borrows_values_continues_nothing() -> None:
+    planned = _planned(
+        "What is the driving distance from Denver to Boulder in miles? I am writing a story "
+        "about Aspen.",
+        ROUTE,
+    )
+    assert [(c["origin"], c["destination"]) for c in planned] == [("Denver", "Boulder")]
