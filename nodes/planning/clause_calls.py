@@ -334,29 +334,39 @@ def _complete_the_call_before(
     subs: Sequence[SubIntent],
     says_operation: Callable[[SubIntent], bool],
 ) -> None:
-    """Fold a clause that only adds a value to the call of the clause right before it.
+    """Fold a clause that only gives values for an earlier clause's call of the same tool.
 
     "... another case with the number '678', opened in 2019, and filed in the California
-    court?": the last clause names no operation, and what it says itself (the court's
-    place) is a parameter the call before it, of the same tool, lacks; the rest it borrowed.
+    court?", "I need to plot a sine wave. [...] I want the amplitude to be 1.5": the later
+    clause names no operation; what it says itself either fills parameters the earlier call
+    lacks or agrees with it, or says again what that call only borrowed from elsewhere. A
+    value of the earlier clause's own that it says otherwise ("in Boston. And in Denver?"),
+    or a whole set of values of its own, makes it another call.
     """
     mine = [c for c in draft.calls if c["sub_intent_id"] == call["sub_intent_id"]]
     if mine != [call] or call["role"] != "core" or _needed_by_others(call, draft.calls) \
             or call["call_id"] in draft.shared:
         return
     sub = next(s for s in subs if s["id"] == call["sub_intent_id"])
-    position = subs.index(sub)
-    if position == 0 or says_operation(sub):
-        return
-    before = [c for c in draft.calls if c["sub_intent_id"] == subs[position - 1]["id"]
-              and c["role"] == "core"]
     own = _own_and_borrowed(call)[0]
-    if len(before) != 1 or before[0]["tool_id"] != call["tool_id"] or not own \
-            or own & set(before[0]["args"]):
+    if says_operation(sub) or not own:
         return
+    earlier = {s["id"] for s in subs[: subs.index(sub)]}
+    hosts = [c for c in draft.calls if c["sub_intent_id"] in earlier and c["role"] == "core"
+             and c["tool_id"] == call["tool_id"]]
+    if not hosts:
+        return
+    host = hosts[-1]
+    if len([c for c in draft.calls if c["sub_intent_id"] == host["sub_intent_id"]]) != 1:
+        return
+    host_own = _own_and_borrowed(host)[0]
+    differs = {p for p in own & set(host["args"])
+               if _value_key(host["args"][p]) != _value_key(call["args"][p])}
+    if differs & host_own or (differs and own >= set(host["args"])):
+        return  # its own values say another set: "Ann picked 12 and 18, Bo 35 and 49"
     for param in own:
-        before[0]["args"][param] = call["args"][param]
-    _cover(draft, call, before[0])
+        host["args"].setdefault(param, call["args"][param])
+    _cover(draft, call, host)
 
 
 def _cover(draft: PlanDraft, call: PlannedCall, host: PlannedCall) -> None:
@@ -415,6 +425,8 @@ def _host_of(
         ):
             continue
         host_own, host_borrowed = _own_and_borrowed(call)
+        # An allowed value its clause names ("compounded quarterly") is the host's own too.
+        host_own |= {p for p, source in call["args"].items() if source.get("origin") == "text"}
         if len(host_borrowed) >= len(host_own) or not borrowed <= host_own:
             continue
         if any(

@@ -149,3 +149,20 @@ def test_a_statement_that_borrows_values_continues_nothing() -> None:
         ROUTE,
     )
     assert [(c["origin"], c["destination"]) for c in planned] == [("Denver", "Boulder")]
+
+
+WAVE = _tool("plot_wave", "Plot a wave over a range.",
+             {"start": {"type": "number", "description": "Start of the range."},
+              "end": {"type": "number", "description": "End of the range."},
+              "freq": {"type": "number", "description": "Frequency of the wave in Hz."},
+              "amplitude": {"type": "number", "description": "Amplitude of the wave."}},
+             ["start", "end", "freq"])
+
+
+def test_a_later_wish_that_only_sets_values_completes_the_earlier_call() -> None:
+    planned = _planned(
+        "First, find the area of my garden. Second, I need to plot a wave. The range I want is "
+        "from 1 to 4. The freq of the wave should be 3 Hz. I want the amplitude to be 2.5.",
+        WAVE,
+    )
+    assert len(planned) == 1 and planned[0]["start"] == 1 and planned[0]["end"] == 4
