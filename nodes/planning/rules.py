@@ -76,6 +76,12 @@ MISSING_PENALTY = 1.0
 # while another candidate consumes it.
 UNUSED_BY_WRITE_PENALTY = 1.5
 MAX_BIND_TRIALS = 8
+# Words by which a clause points back at what the clause before it named.
+_REFERS_BACK = re.compile(
+    r"\b(?:it|its|them|the\s+same|(?:this|that|these|those)\s+"
+    r"(?!is\b|are\b|was\b|were\b|i\b|we\b|you\b|he\b|she\b|they\b)[a-z]+)\b",
+    re.I,
+)
 # What the clause's own words say of the tool's name (operation, object) counts again against
 # binding: a lookup that consumes "account 123456" is not what "order something for account
 # 123456" asks for. An object the clause inherits from the one before counts once (in the
@@ -492,11 +498,19 @@ class RulePlanner:
         request_text = unwrap_request(str(intent.get("request") or ""))
         if missing and request_text and request_text.strip() != sub["text"].strip():
             # A value said in another clause of the request ("... at 20 m/s and then
-            # accelerates at 10 m/s^2"): the whole request is read for what is still missing.
-            whole = self._schema_binding(request_text, spec)
-            for param in missing:
-                if param in whole.sets[0] and param not in args:
-                    args[param] = {"value": whole.sets[0][param], "origin": f"elsewhere:{param}"}
+            # accelerates at 10 m/s^2"): a clause that refers back ("that event") reads the
+            # clause right before first (the last one named), then the whole request.
+            subs = intent["sub_intents"]
+            position = next((i for i, s in enumerate(subs) if s["id"] == sub["id"]), 0)
+            refers = position > 0 and _REFERS_BACK.search(sub["text"]) is not None
+            texts = [subs[position - 1]["text"]] if refers else []
+            for text in [*texts, request_text]:
+                whole = self._schema_binding(text, spec)
+                for param in missing:
+                    if param in whole.sets[0] and param not in args:
+                        args[param] = {
+                            "value": whole.sets[0][param], "origin": f"elsewhere:{param}"
+                        }
         for param in missing:
             # A value said elsewhere in the request ("... for account 123456, then ...").
             found, value, key = find_named_value(

@@ -166,3 +166,25 @@ def test_a_later_wish_that_only_sets_values_completes_the_earlier_call() -> None
         WAVE,
     )
     assert len(planned) == 1 and planned[0]["start"] == 1 and planned[0]["end"] == 4
+
+
+ERA = _tool("geology.get_era", "Get the estimated date of a geological era.",
+            {"era_name": {**STR, "description": "The name of the geological era."},
+             "calculate_years_ago": {"type": "boolean", "description": "Years ago too."}},
+            ["era_name"])
+EVENT = _tool("history.get_event_date", "Get the date of a historical event.",
+              {"event_name": {**STR, "description": "The name of the event."},
+               "calculate_years_ago": {"type": "boolean", "description": "Years ago too."}},
+              ["event_name"])
+
+
+def test_a_clause_that_refers_back_reads_the_clause_before_it_first() -> None:
+    planned = _planned(
+        "Could you tell me the estimated date of the Cretaceous geological era and calculate "
+        "how many years ago it was? Also, could you provide the date of the fall of the Berlin "
+        "Wall and calculate how many years ago that event took place?",
+        ERA, EVENT,
+    )
+    assert sorted((c["tool"], c.get("era_name") or c.get("event_name")) for c in planned) == [
+        ("geology.get_era", "Cretaceous"), ("history.get_event_date", "Berlin Wall")
+    ]
