@@ -31,16 +31,18 @@ from nodes.planning.binding import (
 from nodes.planning.clause_calls import (
     clarifying_question,
     completes_earlier_call,
-    continued_tool,
     fold_fragments,
     follow_said_steps,
-    goes_on_from_before,
     merge_restated_sets,
     planned_already,
     repeat_over_referent,
     restated_call,
-    says_own_value,
     settle_waiting,
+)
+from nodes.planning.continuation import (
+    BindCall,
+    complete_earlier_read,
+    continue_earlier_read,
 )
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
@@ -169,6 +171,8 @@ class RulePlanner:
             draft.decide(sub["id"], "direct_answer")
             return True
         choice = self._choose_and_bind(draft, sub) or self._continuation(draft, sub)
+        if choice is None and self._completes_earlier_read(draft, sub):
+            return True
         if choice is not None and choice.missing and nothing_understood(sub):
             # A read may answer a clause nobody understood ("hola"), but asking the user
             # for a value of a tool the planner only guessed at answers nothing.
@@ -251,29 +255,17 @@ class RulePlanner:
 
     def _continuation(self, draft: PlanDraft, sub: SubIntent) -> BoundChoice | None:
         """The earlier clause's read, called again with this clause's own values."""
-        spec = continued_tool(sub, draft, self.catalog, self._says_operation)
-        if spec is None:
-            return None
-        calls, missing = self._bind_call(draft, sub, spec)
-        if not calls or not says_own_value(calls[-1]):
-            return None
-        if not goes_on_from_before(sub) and (missing or any(
-            _borrowed(calls[-1]["args"][param]) for param in required_params(spec)
-        )):
-            return None  # a statement continues a read only with all its values
-        # What the clause does not say itself stays as the earlier call had it ("in miles";
-        # "the same, but for a sample size of 150").
-        core = calls[-1]
-        earlier = next(c for c in reversed(draft.calls) if c["role"] == "core")
-        for param, source in earlier["args"].items():
-            mine = core["args"].get(param)
-            if "from_call" not in source and (mine is None or _borrowed(mine)):
-                inherited = source.copy()
-                inherited["origin"] = "elsewhere:continued"
-                core["args"][param] = inherited
-        if any(param not in core["args"] for param in missing):
-            return None
-        return BoundChoice(spec=spec, score=0.0, calls=calls, missing=[])
+        found = continue_earlier_read(draft, sub, self.catalog, self._says_operation,
+                                      self._bind_for(draft))
+        return None if found is None else BoundChoice(found[0], 0.0, found[1], [])
+
+    def _completes_earlier_read(self, draft: PlanDraft, sub: SubIntent) -> bool:
+        """Fold a clause no tool fits into the earlier read it says again, more fully."""
+        return complete_earlier_read(draft, sub, self.catalog, self._bind_for(draft))
+
+    def _bind_for(self, draft: PlanDraft) -> BindCall:
+        """:meth:`_bind_call` on this draft, for the continuation rules."""
+        return lambda sub, spec: self._bind_call(draft, sub, spec)
 
     def _says_operation(self, sub: SubIntent) -> bool:
         """Whether a clause names an operation of the lexicon ("calculate", "find").
@@ -634,11 +626,6 @@ class RulePlanner:
                 "value": coerce_to_schema(free[0], properties[slots[0]]),
                 "origin": "text",
             }
-
-
-def _borrowed(source: ArgSource) -> bool:
-    """Whether an argument was read from elsewhere in the request, not from its clause."""
-    return str(source.get("origin", "")).startswith(("elsewhere:", "request:"))
 
 
 def _lemma_spots(text: str) -> dict[str, list[int]]:

@@ -188,3 +188,28 @@ def test_a_clause_that_refers_back_reads_the_clause_before_it_first() -> None:
     assert sorted((c["tool"], c.get("era_name") or c.get("event_name")) for c in planned) == [
         ("geology.get_era", "Cretaceous"), ("history.get_event_date", "Berlin Wall")
     ]
+
+
+WEATHER = _tool("get_weather_report", "Get the weather report of a city.",
+                {"city": {**STR, "description": "The name of the city."},
+                 "date": {**STR, "description": "The date, in the format 'YYYY-MM-DD'."}},
+                ["city"])
+
+
+def test_a_later_clause_no_tool_fits_completes_the_read_it_says_again() -> None:
+    planned = _planned(
+        "I need to know the weather report for my trip. Can you tell me the forecast for "
+        "Tucson, AZ on 2024-05-17?",
+        WEATHER,
+    )
+    assert planned == [{"tool": "get_weather_report", "city": "Tucson, AZ",
+                        "date": "2024-05-17"}]
+
+
+def test_a_later_clause_about_something_else_completes_nothing() -> None:
+    planned = _planned(
+        "I need to know the weather report for Tucson, AZ. Can you tell me the population of "
+        "Tempe, AZ as well?",
+        WEATHER,
+    )
+    assert planned == [{"tool": "get_weather_report", "city": "Tucson, AZ"}]

@@ -1,0 +1,101 @@
+"""Clauses that go on with an earlier clause's read instead of asking something new.
+
+"... the distance in miles from New York to Los Angeles, and then from Los Angeles to Miami":
+the second clause names no operation and shares no word with the tool, yet asks the first
+clause's question again with values of its own (:func:`continue_earlier_read`). "I need the
+weather at my destination. Can you tell me the forecast for Phoenix, AZ on 2023-04-14?": the
+second clause says the first one's read again, more fully (:func:`complete_earlier_read`).
+Reads only: a write is never repeated or extended on such evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from nodes.planning.binding import required_params
+from nodes.planning.clause_calls import (
+    continued_tool,
+    goes_on_from_before,
+    says_own_value,
+    source_key,
+)
+from nodes.planning.draft import PlanDraft
+from nodes.state import ArgSource, PlannedCall, SubIntent
+from stores.catalog.model import Catalog, ToolSpec
+
+# Binds a call of a tool for a clause (a dry run): its calls (auxiliary ones, then the
+# core call) and the required inputs nobody gave.
+BindCall = Callable[[SubIntent, ToolSpec], tuple[list[PlannedCall], list[str]]]
+
+
+def borrowed(source: ArgSource) -> bool:
+    """Whether an argument was read from elsewhere in the request, not from its clause."""
+    return str(source.get("origin", "")).startswith(("elsewhere:", "request:"))
+
+
+def continue_earlier_read(
+    draft: PlanDraft,
+    sub: SubIntent,
+    catalog: Catalog,
+    says_operation: Callable[[SubIntent], bool],
+    bind: BindCall,
+) -> tuple[ToolSpec, list[PlannedCall]] | None:
+    """The earlier clause's read, called again with this clause's own values, or None.
+
+    What the clause does not say itself stays as the earlier call had it ("in miles"; "the
+    same, but for a sample size of 150"). A clause whose words do not go on from the one
+    before (a statement) continues it only when it says every required value itself.
+    """
+    spec = continued_tool(sub, draft, catalog, says_operation)
+    if spec is None:
+        return None
+    calls, missing = bind(sub, spec)
+    if not calls or not says_own_value(calls[-1]):
+        return None
+    if not goes_on_from_before(sub) and (missing or any(
+        borrowed(calls[-1]["args"][param]) for param in required_params(spec)
+    )):
+        return None
+    core = calls[-1]
+    earlier = next(c for c in reversed(draft.calls) if c["role"] == "core")
+    for param, source in earlier["args"].items():
+        mine = core["args"].get(param)
+        if "from_call" not in source and (mine is None or borrowed(mine)):
+            inherited = source.copy()
+            inherited["origin"] = "elsewhere:continued"
+            core["args"][param] = inherited
+    if any(param not in core["args"] for param in missing):
+        return None
+    return spec, calls
+
+
+def complete_earlier_read(
+    draft: PlanDraft, sub: SubIntent, catalog: Catalog, bind: BindCall
+) -> bool:
+    """Fold a clause no tool fits into the earlier read it says again, more fully.
+
+    Its own values must agree with the earlier call's and name one of them again (the same
+    subject); the new ones are added to that call, and the clause is covered by it. A clause
+    about something else ("the population of Rome" after "the weather in Paris") agrees on
+    nothing and stays unanswered.
+    """
+    earlier = [c for c in draft.calls if c["role"] == "core"]
+    retrieved = {c["tool_id"] for c in draft.request.candidates.get(sub["id"], [])}
+    if not earlier or earlier[-1]["tool_id"] not in retrieved:
+        return False
+    host = earlier[-1]
+    spec = catalog.tools.get(host["tool_id"])
+    if spec is None or spec.side_effect is not False:
+        return False
+    calls, _ = bind(sub, spec)
+    own = {
+        param: source for param, source in (calls[-1]["args"] if calls else {}).items()
+        if str(source.get("origin", "")).startswith(("span:", "entity:"))
+    }
+    same = [p for p in own if p in host["args"]]
+    if not same or any(source_key(host["args"][p]) != source_key(own[p]) for p in same):
+        return False
+    for param, source in own.items():
+        host["args"].setdefault(param, source)
+    draft.decide(sub["id"], "covered", tool=spec.id, completes=host["call_id"])
+    return True
