@@ -13,9 +13,8 @@ re-planning is safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, product
 from typing import Any
 
 from nodes.context import Context
@@ -57,6 +56,7 @@ from nodes.planning.eligibility import (
 )
 from nodes.planning.later_values import add_later_options
 from nodes.planning.navigator import Navigator, keep_said_order
+from nodes.planning.other_reads import coordinated_reads, cut_at_other_read
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
@@ -224,6 +224,9 @@ class RulePlanner:
             }
             draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=choice.missing)
             return False
+        sub, rest = cut_at_other_read(sub, choice.spec, self._scored_for(draft),
+                                      self._bind_for(draft))
+        choice = self._chosen_on(draft, sub, choice) if rest is not None else choice
         keep_said_order(choice.calls[-1], draft.calls)
         follow_said_steps(sub, choice.calls[-1], draft)
         cores = []
@@ -246,7 +249,8 @@ class RulePlanner:
             draft.decide(sub["id"], "covered", tool=spec.id, completes=completed)
             return True
         draft.add_calls(sub["id"], [*choice.calls[:-1], *cores])
-        for number, extra in enumerate(self._coordinated_reads(draft, sub, spec), start=2):
+        extras = coordinated_reads(sub, spec, self._scored_for(draft), self._bind_for(draft), rest)
+        for number, extra in enumerate(extras, start=2):
             for core in self._repeated_cores(sub, extra):
                 core["call_id"] = core["call_id"].replace(".core", f".core{number}.", 1)
                 draft.add_calls(sub["id"], [core])
@@ -262,6 +266,10 @@ class RulePlanner:
     def _completes_earlier_read(self, draft: PlanDraft, sub: SubIntent) -> bool:
         """Fold a clause no tool fits into the earlier read it says again, more fully."""
         return complete_earlier_read(draft, sub, self.catalog, self._bind_for(draft))
+
+    def _scored_for(self, draft: PlanDraft) -> Callable[[SubIntent], list[ScoredCandidate]]:
+        """:meth:`_scored` on this draft, for the rules on other reads a clause names."""
+        return lambda sub: self._scored(draft, sub)
 
     def _bind_for(self, draft: PlanDraft) -> BindCall:
         """:meth:`_bind_call` on this draft, for the continuation rules."""
@@ -280,41 +288,10 @@ class RulePlanner:
             for m in self.lexicon.find_terms(tokens)
         )
 
-    def _coordinated_reads(
-        self, draft: PlanDraft, sub: SubIntent, chosen: ToolSpec
-    ) -> list[PlannedCall]:
-        """Calls of other reads the clause names beside the chosen tool's job.
-
-        "the median and the variance of 3, 4, 5", "temperature and humidity for Boston": a
-        word of another candidate's name that the chosen tool's name lacks stands in the
-        clause joined by "and" (or a comma) to a word only the chosen tool's name has, every
-        other word of its name is said or in the chosen name, and every value that candidate
-        requires is in the request. Reads only: a write is never
-        added on a word's evidence.
-        """
-        if chosen.side_effect is not False:
-            return []
-        text = sub["text"]
-        said = _lemma_spots(text)
-        mine = content_words(chosen.name.replace(".", " "))
-        calls: list[PlannedCall] = []
-        for candidate in self._scored(draft, sub)[:MAX_BIND_TRIALS]:
-            spec = candidate.spec
-            if spec.id == chosen.id or spec.side_effect is not False:
-                continue
-            theirs = content_words(spec.name.replace(".", " "))
-            if any(w not in said and w not in mine for w in theirs):
-                continue  # "the area and perimeter of a circle" asks no rectangle's perimeter
-            own = [said[w] for w in theirs - mine if w in said]
-            chosen_only = [said[w] for w in mine - theirs if w in said]
-            if not own or not chosen_only or not _joined(text, own, chosen_only):
-                continue
-            bound, missing = self._bind_call(draft, sub, spec)
-            if missing or len(bound) != 1:
-                continue
-            mine |= theirs
-            calls.append(bound[0])
-        return calls
+    def _chosen_on(self, draft: PlanDraft, sub: SubIntent, choice: BoundChoice) -> BoundChoice:
+        """The chosen tool bound again on the clause's first part."""
+        calls, _ = self._bind_call(draft, sub, choice.spec)
+        return BoundChoice(choice.spec, choice.score, calls, [])
 
     def _retry_falls_short(
         self, draft: PlanDraft, sub: SubIntent, choice: BoundChoice | None
@@ -626,28 +603,6 @@ class RulePlanner:
                 "value": coerce_to_schema(free[0], properties[slots[0]]),
                 "origin": "text",
             }
-
-
-def _lemma_spots(text: str) -> dict[str, list[int]]:
-    """Where each content word of a text (lemmatised, singular) starts."""
-    spots: dict[str, list[int]] = {}
-    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*", text):
-        for word in content_words(match.group()):
-            spots.setdefault(word, []).append(match.start())
-    return spots
-
-
-def _joined(text: str, own: Sequence[list[int]], other: Sequence[list[int]]) -> bool:
-    """Whether a word at one of ``own`` and one at ``other`` are coordinated in ``text``.
-
-    Between them, within a few words, stands "and", "&" or a comma, and no sentence ends.
-    """
-    for spot, there in product(chain(*own), chain(*other)):
-        between = text[min(spot, there) : max(spot, there)]
-        if len(between.split()) <= 8 and not re.search(r"[.?!;:]", between) \
-                and re.search(r"\band\b|&|,", between):
-            return True
-    return False
 
 
 def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:

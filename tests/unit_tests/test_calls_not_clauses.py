@@ -5,8 +5,13 @@ Requests written here (none from a benchmark), each planned against tools of its
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 from nodes.planning.schema_binder import bind_schema
 from nodes.planning.value_forms import coordinated_phrases
+from nodes.state import SubIntent
+from stores.catalog.model import Catalog
 from tests.unit_tests.test_pm_call_count import _planned, _tool
 
 STR = {"type": "string"}
@@ -213,3 +218,31 @@ def test_a_later_clause_about_something_else_completes_nothing() -> None:
         WEATHER,
     )
     assert planned == [{"tool": "get_weather_report", "city": "Tucson, AZ"}]
+
+
+GCD_SHORT = _tool("gcd", "Greatest common divisor of two integers.",
+                  {"num1": INT, "num2": INT}, ["num1", "num2"])
+LCM_SHORT = _tool("lcm", "Least common multiple of two integers.",
+                  {"num1": INT, "num2": INT}, ["num1", "num2"])
+
+
+def test_a_clause_naming_two_reads_with_values_of_their_own_is_cut_between_them() -> None:
+    from nodes.planning.other_reads import cut_at_other_read
+
+    catalog = Catalog()
+    gcd = catalog.add_raw_tool(GCD_SHORT, source="test")
+    lcm = catalog.add_raw_tool(LCM_SHORT, source="test")
+    assert gcd is not None and lcm is not None
+    text = "Find the GCD of 12 and 18, and the LCM of 4 and 10."
+    sub = SubIntent(id="s1", text=text)  # type: ignore[typeddict-item]
+
+    def scored(_: SubIntent) -> list[Any]:
+        return [SimpleNamespace(spec=gcd), SimpleNamespace(spec=lcm)]
+
+    def bind(part: SubIntent, spec: Any) -> tuple[list[Any], list[str]]:
+        bound = bind_schema(part["text"], spec.input_schema, segment=0)
+        return [{"args": s} for s in bound.sets], bound.missing
+
+    left, right = cut_at_other_read(sub, gcd, scored, bind)
+    assert right is not None
+    assert (left["text"], right["text"]) == ("Find the GCD of 12 and 18", "and the LCM of 4 and 10.")
