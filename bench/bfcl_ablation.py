@@ -90,7 +90,7 @@ def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextM
         "coordinated reads": (
             "one clause naming several reads calls only the best one",
             lambda: patches(
-                (rules.RulePlanner, "_coordinated_reads", lambda *a, **k: []),
+                (rules, "coordinated_reads", lambda *a, **k: []),
             ),
         ),
         "argument groups": (
