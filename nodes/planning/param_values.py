@@ -16,6 +16,7 @@ from nodes.planning.request_spans import Span
 from nodes.planning.value_cues import head_word
 from stores.language.codes import value_as_described
 from stores.language.date_formats import date_as_described as described_date
+from stores.language.date_formats import parse_written_date
 from stores.language.date_formats import time_as_described as described_time
 from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
@@ -54,13 +55,20 @@ def _signed_param(param: Param) -> bool:
 def date_as_described(span: Span, param: Param) -> str | None:
     """A date or time in the format the parameter's description asks ("MM-DD-YYYY", "HH:MM").
 
-    Without a format in the description the date stays as the user wrote it.
+    Without a format in the description a whole date of a parameter named for a date is
+    written the ISO way; any other stays as the user wrote it.
     """
     if span.kind == "time" and isinstance(span.value, str):
         return described_time(span.value, str(param.schema.get("description") or ""))
     if span.kind != "date" or not isinstance(span.value, str):
         return None
-    return described_date(span.value, str(param.schema.get("description") or ""))
+    described = described_date(span.value, str(param.schema.get("description") or ""))
+    if described is None and "date" in param.name_words:
+        # A date parameter that names no format takes the ISO form of a whole date
+        # ("June 30th 2023" -> "2023-06-30"); a date of no year stays as written.
+        written = parse_written_date(span.value)
+        return None if written is None else written.isoformat()
+    return described
 
 
 def coerce(value: Any, param: Param) -> Any:

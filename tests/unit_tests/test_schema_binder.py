@@ -213,8 +213,9 @@ def test_a_whole_argument_set_said_again_is_a_second_call() -> None:
                date={**STR, "description": "The date of the flight"}),
     )
     assert binding.sets == [
-        {"departure_city": "San Francisco", "destination_city": "Tokyo", "date": "May 3rd 2022"},
-        {"departure_city": "Tokyo", "destination_city": "Sydney", "date": "May 18th 2022"},
+        # a date parameter that names no format takes whole dates the ISO way
+        {"departure_city": "San Francisco", "destination_city": "Tokyo", "date": "2022-05-03"},
+        {"departure_city": "Tokyo", "destination_city": "Sydney", "date": "2022-05-18"},
     ]
 
 

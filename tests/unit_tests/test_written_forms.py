@@ -78,3 +78,12 @@ def test_a_status_enum_is_not_read_as_an_action() -> None:
     tool = schema(["state"], state={**STR, "enum": ["open", "closed"],
                                      "description": "The ticket state."})
     assert bind_schema("Create a ticket for the printer", tool, segment=0).missing == ["state"]
+
+
+def test_a_date_parameter_without_a_format_takes_whole_dates_the_iso_way() -> None:
+    tool = schema(["show", "date"], show={**STR, "description": "The show to see."},
+                  date={**STR, "description": "The day of the show."})
+    whole = bind_schema("Get me a seat at 'Hamlet' on Saturday, July 8th 2028", tool, segment=0)
+    no_year = bind_schema("Get me a seat at 'Hamlet' on July 8th", tool, segment=0)
+    assert whole.sets == [{"show": "Hamlet", "date": "2028-07-08"}]
+    assert no_year.sets == [{"show": "Hamlet", "date": "July 8th"}]
