@@ -22,6 +22,7 @@ from stores.language import spans as shared_spans
 from stores.language.cues import english_cue_words
 from stores.language.spans import Span
 from stores.language.spans_numbers import find_word_numbers, is_ordinal
+from stores.language.units import unit_of
 
 __all__ = ["Span", "context_words", "extract_spans"]
 
@@ -337,6 +338,10 @@ def _scan_expressions(text: str, spans: list[Span], taken: list[tuple[int, int]]
             _add(spans, taken, Span("expression", formula, written, start, end))
 
 
+# A number, maybe with a unit word after it, right before a word ("25 degrees Celsius").
+_MEASURED = re.compile(r"\d[\d.,]*\s*(?:[A-Za-z°]+\s+)?$")
+
+
 def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> None:
     """Capitalized runs ("Taylor Swift", "New York City", "Maroon 5") not at a sentence start."""
     words = list(re.finditer(r"[A-Za-z][\w'’&.\-]*[\w]|[A-Za-z]|\d+", text))
@@ -388,6 +393,9 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
                 stop += 2
             else:
                 break
+        if stop == index + 1 and _MEASURED.search(text[: word.start()]) and unit_of(raw):
+            index += 1  # "25 degrees Celsius", "300 Kelvin": the measure's unit, no name
+            continue
         linked = stop > index + 1 and words[index + 1].group().lower() == "the"
         if sentence_start and (stop == index + 1 or linked):
             # "Forecast the S&P 500": the first word of a sentence is no name's first word.

@@ -87,3 +87,9 @@ def test_a_date_parameter_without_a_format_takes_whole_dates_the_iso_way() -> No
     no_year = bind_schema("Get me a seat at 'Hamlet' on July 8th", tool, segment=0)
     assert whole.sets == [{"show": "Hamlet", "date": "2028-07-08"}]
     assert no_year.sets == [{"show": "Hamlet", "date": "July 8th"}]
+
+
+def test_the_unit_of_a_measure_is_no_name() -> None:
+    spans = extract_spans("Cool 2 litres of oil from 90 degrees Celsius to 300 Kelvin")
+    assert [s.kind for s in spans] == ["number", "number", "number"]
+    assert "Newton" in [s.value for s in extract_spans("A paper by Newton on 3 laws")]
