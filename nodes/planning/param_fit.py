@@ -494,7 +494,9 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         _place_cue(text, span, param),
         _self_cue(span, param),
         NAME_CUE if name_said_before(text, span, param.name) else 0.0,
-        NAME_CUE if range_end(text, span, param.name, param.name_words) else 0.0,
+        # A name too short to say which end ("a", "b") leaves it to the description.
+        NAME_CUE if range_end(text, span, param.name,
+                              param.name_words or param.description_words) else 0.0,
         NAME_CUE if named_by_verb(text, span.start, param.name) else 0.0,
     )
     # Words before the span are nearer cues than words after it (at most two of those).

@@ -45,11 +45,20 @@ def name_said_before(text: str, span: Span, name: str) -> bool:
 
 
 # Words by which a parameter's name says it is the low or the high end of a range.
-_LOW_END = frozenset({"min", "minimum", "low", "lower", "start", "from", "begin", "least", "floor"})
-_HIGH_END = frozenset({"max", "maximum", "high", "upper", "end", "to", "most", "ceiling"})
-_RANGE_AFTER = re.compile(r"\s*(?:to|-|–|through|until)\s*[$€£¥]?\s*\d", re.I)
+_LOW_END = frozenset({"min", "minimum", "low", "lower", "start", "from", "begin", "least", "floor",
+                      "initial", "first", "beginning"})
+_HIGH_END = frozenset({"max", "maximum", "high", "upper", "end", "to", "most", "ceiling", "final",
+                       "last", "ending"})
+# "25 degrees Celsius to 100", "x=1 to x=5": up to two unit words after the first value, and a
+# variable's name before either.
+_UNIT_WORDS = r"(?:\s*[A-Za-z°%]{1,12}){0,2}"
+_VARIABLE = r"(?:[A-Za-z_]\w{0,3}\s*=\s*)?"
+_RANGE_AFTER = re.compile(
+    _UNIT_WORDS + r"\s*(?:to|-|–|through|until)\s*" + _VARIABLE + r"[$€£¥]?\s*-?\d", re.I
+)
 _RANGE_BEFORE = re.compile(
-    r"\d[\d,.]*\s*[A-Za-z%]{0,12}\s*(?:to|-|–|through|until)\s*[$€£¥]?\s*$", re.I
+    r"\d[\d,.]*" + _UNIT_WORDS + r"\s*(?:to|-|–|through|until)\s*" + _VARIABLE
+    + r"[$€£¥]?\s*$", re.I
 )
 _BETWEEN = re.compile(r"\bbetween\s+[$€£¥]?\s*$", re.I)
 _BETWEEN_SECOND = re.compile(
@@ -63,7 +72,8 @@ def range_end(text: str, span: Span, name: str, name_words: Iterable[str]) -> bo
     The first of "$300,000 to $400,000" or "between 10 and 90" goes to a ``min``/``lower``
     parameter, the second to a ``max``/``upper`` one.
     """
-    if span.kind not in {"number", "money", "percent"}:
+    numeric_pair = span.kind == "keyvalue" and isinstance(span.value, int | float)
+    if span.kind not in {"number", "money", "percent"} and not numeric_pair:
         return False
     words = set(split_words(name.lower())) | set(name_words)
     before, after = text[max(0, span.start - 40) : span.start], text[span.end :]

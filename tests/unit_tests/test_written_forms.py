@@ -93,3 +93,22 @@ def test_the_unit_of_a_measure_is_no_name() -> None:
     spans = extract_spans("Cool 2 litres of oil from 90 degrees Celsius to 300 Kelvin")
     assert [s.kind for s in spans] == ["number", "number", "number"]
     assert "Newton" in [s.value for s in extract_spans("A paper by Newton on 3 laws")]
+
+
+def test_the_ends_of_a_range_go_to_the_parameters_for_each_end() -> None:
+    # the parameters listed high end first: the order of the schema says nothing here
+    integral = schema(
+        ["function", "b", "a"], function={**STR, "description": "The function."},
+        b={"type": "number", "description": "The upper bound."},
+        a={"type": "number", "description": "The lower bound."},
+    )
+    heating = schema(
+        ["final_temperature", "initial_temperature"],
+        final_temperature={"type": "number", "description": "Where it ends."},
+        initial_temperature={"type": "number", "description": "Where it starts."},
+    )
+    bound = bind_schema("Integrate 'x**3' from x=2 to x=7", integral, segment=0)
+    heated = bind_schema("Warm the oil from 30 degrees Celsius to 180 degrees Celsius", heating,
+                         segment=0)
+    assert (bound.sets[0]["a"], bound.sets[0]["b"]) == (2, 7)
+    assert heated.sets == [{"final_temperature": 180, "initial_temperature": 30}]
