@@ -135,8 +135,13 @@ def bind_schema(
         elif param.enum or param.allowed:
             named = enum_value(text, param)
             if named is not None and param.kind == "array":
-                values[param.name] = [enum_mentions(text, param) or [named[0]]]
+                mentioned = enum_mentions(text, param) or [named[0]]
+                values[param.name] = [mentioned]
                 evidence[param.name] = 2.0
+                # "a Patio and Wi-Fi" for the amenities: those words fill no other parameter.
+                said = {re.sub(r"[_\-\s]+", " ", str(o)).lower() for o in mentioned}
+                used.update(i for i, (span, _) in enumerate(atoms)
+                            if re.sub(r"[_\-\s]+", " ", span.text.strip("'\"")).lower() in said)
             elif named is not None:
                 values[param.name] = [named[0]]
                 evidence[param.name] = 2.0

@@ -112,3 +112,14 @@ def test_the_ends_of_a_range_go_to_the_parameters_for_each_end() -> None:
                          segment=0)
     assert (bound.sets[0]["a"], bound.sets[0]["b"]) == (2, 7)
     assert heated.sets == [{"final_temperature": 180, "initial_temperature": 30}]
+
+
+def test_words_an_array_of_allowed_values_took_fill_no_other_parameter() -> None:
+    tool = schema(
+        ["location"], location={**STR, "description": "The city to look in."},
+        amenities={"type": "array", "description": "What the place must have.",
+                   "items": {"type": "string", "enum": ["Patio", "Garden", "Parking"]}},
+    )
+    bound = bind_schema("Find the closest cafe that has a Patio and Parking", tool, segment=0)
+    assert bound.sets[0].get("amenities") == ["Patio", "Parking"]
+    assert bound.missing == ["location"]
