@@ -170,12 +170,23 @@ def continued_tool(
     """
     if says_operation(sub):
         return None
+    last = last_read(sub, draft, catalog)
+    return None if last is None else last[1]
+
+
+def last_read(
+    sub: SubIntent, draft: PlanDraft, catalog: Catalog
+) -> tuple[PlannedCall, ToolSpec] | None:
+    """The last core call planned so far and its tool, if that tool is a retrieved read.
+
+    A read (``side_effect`` False) among the clause's retrieved candidates; else None.
+    """
     earlier = [c for c in draft.calls if c["role"] == "core"]
     retrieved = {c["tool_id"] for c in draft.request.candidates.get(sub["id"], [])}
     if not earlier or earlier[-1]["tool_id"] not in retrieved:
         return None
     spec = catalog.tools.get(earlier[-1]["tool_id"])
-    return spec if spec is not None and spec.side_effect is False else None
+    return (earlier[-1], spec) if spec is not None and spec.side_effect is False else None
 
 
 def goes_on_from_before(sub: SubIntent) -> bool:

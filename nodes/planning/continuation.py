@@ -16,6 +16,7 @@ from nodes.planning.binding import required_params
 from nodes.planning.clause_calls import (
     continued_tool,
     goes_on_from_before,
+    last_read,
     says_own_value,
     source_key,
 )
@@ -79,14 +80,10 @@ def complete_earlier_read(
     about something else ("the population of Rome" after "the weather in Paris") agrees on
     nothing and stays unanswered.
     """
-    earlier = [c for c in draft.calls if c["role"] == "core"]
-    retrieved = {c["tool_id"] for c in draft.request.candidates.get(sub["id"], [])}
-    if not earlier or earlier[-1]["tool_id"] not in retrieved:
+    last = last_read(sub, draft, catalog)
+    if last is None:
         return False
-    host = earlier[-1]
-    spec = catalog.tools.get(host["tool_id"])
-    if spec is None or spec.side_effect is not False:
-        return False
+    host, spec = last
     calls, _ = bind(sub, spec)
     own = {
         param: source for param, source in (calls[-1]["args"] if calls else {}).items()
