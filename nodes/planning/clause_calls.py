@@ -154,10 +154,10 @@ _ELLIPTIC = re.compile(
 _BACK_REFERENCE = re.compile(r"\b(?:the\s+same|instead|again)\b", re.I)
 
 
-def continued_tool(
+def continued_read(
     sub: SubIntent, draft: PlanDraft, catalog: Catalog, says_operation: Callable[[SubIntent], bool]
-) -> ToolSpec | None:
-    """The read an operation-less clause goes on with: the last earlier clause's core tool.
+) -> tuple[PlannedCall, ToolSpec] | None:
+    """The read an operation-less clause goes on with: the last earlier core call and its tool.
 
     "... from New York to Los Angeles and then from Los Angeles to Miami": the second clause
     names no operation and no tool's words, yet asks the first one's question again with
@@ -168,10 +168,7 @@ def continued_tool(
     every required value itself: "John chose 36 and 48, Mary 60 and 96" gives the numbers
     asked for, "I am doing research on Apple Inc." is no concert booking.
     """
-    if says_operation(sub):
-        return None
-    last = last_read(sub, draft, catalog)
-    return None if last is None else last[1]
+    return None if says_operation(sub) else last_read(sub, draft, catalog)
 
 
 def last_read(

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from nodes.planning.binding import required_params
 from nodes.planning.clause_calls import (
-    continued_tool,
+    continued_read,
     goes_on_from_before,
     last_read,
     says_own_value,
@@ -47,9 +47,10 @@ def continue_earlier_read(
     same, but for a sample size of 150"). A clause whose words do not go on from the one
     before (a statement) continues it only when it says every required value itself.
     """
-    spec = continued_tool(sub, draft, catalog, says_operation)
-    if spec is None:
+    continued = continued_read(sub, draft, catalog, says_operation)
+    if continued is None:
         return None
+    earlier, spec = continued
     calls, missing = bind(sub, spec)
     if not calls or not says_own_value(calls[-1]):
         return None
@@ -58,7 +59,6 @@ def continue_earlier_read(
     )):
         return None
     core = calls[-1]
-    earlier = next(c for c in reversed(draft.calls) if c["role"] == "core")
     for param, source in earlier["args"].items():
         mine = core["args"].get(param)
         if "from_call" not in source and (mine is None or borrowed(mine)):
