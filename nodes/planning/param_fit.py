@@ -105,7 +105,9 @@ def content_words(text: str) -> set[str]:
         for word in split_words(raw):
             if len(word) < 2 or word in STOPWORDS or word in _WEAK or word.isdigit():
                 continue
-            words.add(lemmatize(singular(word)))
+            base = lemmatize(singular(word))
+            # "movies" loses its "e" ("movy") where "movie" keeps it: one form for both.
+            words.add(base[:-2] + "y" if len(base) > 4 and base.endswith("ie") else base)
     return words
 
 
@@ -134,7 +136,9 @@ def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
         if len(values) == 2 and all(v[:1].isupper() for v in values) and "," in tail:
             values = [tail.strip(" .'\"")]  # "e.g. Boston, MA" is one place, not two
         values = [v for v in values if v and len(v.split()) <= 3]
-    return tuple(dict.fromkeys(v for v in values if v)), closed and not opened
+    listed = tuple(dict.fromkeys(v for v in values if v))
+    # "Must be in MM-DD-YYYY format" closes nothing: a closed list lists its values.
+    return listed, closed and not opened and bool(listed)
 
 
 def describe_params(schema: Mapping[str, Any]) -> list[Param]:

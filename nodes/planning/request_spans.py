@@ -22,6 +22,7 @@ from stores.language import spans as shared_spans
 from stores.language.cues import english_cue_words
 from stores.language.spans import Span
 from stores.language.spans_numbers import find_word_numbers, is_ordinal
+from stores.language.spans_text import find_quoted
 from stores.language.units import unit_of
 
 __all__ = ["Span", "context_words", "extract_spans"]
@@ -40,7 +41,6 @@ _NOT_NAMES = frozenset(
 )
 _CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "and", "&", "du"})
 
-_QUOTED = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”|(?<![\w])'([^'\n]+)'(?![\w])|`([^`\n]+)`")
 # A URL ends before the sentence's own punctuation ("... from https://x.org/a.json?").
 _URL = re.compile(r"\bhttps?://[^\s,;]+[^\s,;.)?!:'\"]|\bwww\.[^\s,;]+[^\s,;.)?!:'\"]", re.I)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
@@ -52,6 +52,7 @@ _KEYVALUE = re.compile(r"\b([A-Za-z_][\w.]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[^\
 _ISO_DATE = re.compile(
     r"\b\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    r"|\b\d{1,2}-\d{1,2}-\d{4}\b"  # "01-01-1980"
 )
 _MONTH_DATE = re.compile(
     r"\b(?:" + "|".join(_MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b"
@@ -140,9 +141,8 @@ def _add(spans: list[Span], taken: list[tuple[int, int]], span: Span) -> None:
 def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     spans: list[Span] = []
     taken: list[tuple[int, int]] = []
-    for match in _QUOTED.finditer(text):
-        inner = next(g for g in match.groups() if g is not None)
-        _add(spans, taken, Span("quoted", inner, match.group(), match.start(), match.end()))
+    for _, inner, start, end in find_quoted(text):
+        _add(spans, taken, Span("quoted", inner, text[start:end], start, end))
     for opener, closer in (("{", "}"), ("[", "]")):
         for match in re.finditer(re.escape(opener) + r"[^\n]*?" + re.escape(closer), text):
             if not _free(taken, match.start(), match.end()):

@@ -502,19 +502,26 @@ def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:
 
 
 _ID_LINKS = frozenset({"id", "ids", "no", "number", "num", "#", "of", "is", "code"})
+_ID_WORDS = frozenset({"id", "ids", "no", "number", "num", "#", "code"})
+_OBJECT_LINKS = frozenset({"whose", "with", "having", "has", "its", "the", "a", "an"})
 
 
 def _names_it(text: str, span: Span, param: Param) -> bool:
     """Whether the object an identifier parameter names stands right before the value.
 
-    "product 3", "case ID of 1234" name it; "the price of the product to 20" does not.
+    "product 3", "case ID of 1234", "an employee whose ID is 345" name it; "the price of the
+    product to 20" does not.
     """
-    before, _ = context_words(text, span, window=4)
+    before, _ = context_words(text, span, window=6)
+    said_id = False
     for word in reversed(before):
         lemma = lemmatize(singular(word))
         if _word_match(lemma, param.name_words - _ID_LINKS):
             return True
-        if word not in _ID_LINKS:
+        said_id = said_id or word in _ID_WORDS
+        # "employee whose ID is 345", "a law case with number 43403": once the value is
+        # called an id or a number, the object may stand a relative word further back.
+        if word not in _ID_LINKS and not (said_id and word in _OBJECT_LINKS):
             return False
     return False
 

@@ -37,6 +37,16 @@ def parse_written_date(written: str) -> date | None:
             return date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
     except ValueError:
         return None
+    # "01-31-1980", "31/01/1980": month first as written in the US; a first part over 12 is
+    # a day.
+    numeric = re.fullmatch(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4})", text)
+    if numeric:
+        first, second = int(numeric.group(1)), int(numeric.group(3))
+        month, day = (second, first) if first > 12 or numeric.group(2) == "." else (first, second)
+        try:
+            return date(int(numeric.group(4)), month, day)
+        except ValueError:
+            return None
     cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text)
     for pattern in ("%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y", "%d %B %Y", "%b. %d, %Y"):
         try:

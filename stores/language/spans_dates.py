@@ -52,7 +52,7 @@ _ENGLISH_DATE = re.compile(
     rf"""(?<![\w-])(?:
       (?P<iso>{_YEAR}-(?:1[0-2]|0?[1-9])-(?:[12]\d|3[01]|0?[1-9]))(?=T\d|(?![\w-]))
     | (?P<ymd>{_YEAR}[/.](?:1[0-2]|0?[1-9])[/.](?:[12]\d|3[01]|0?[1-9]))(?![\w/.]\d)
-    | (?P<mdy>\d{{1,2}}[/.]\d{{1,2}}[/.]{_YEAR})(?![\w/])
+    | (?P<mdy>\d{{1,2}}(?P<sep>[-/.])\d{{1,2}}(?P=sep){_YEAR})(?![\w/-])
     | (?P<md>0\d/\d\d?|\d\d?/0\d)(?![\w/.])
     | (?P<words>
         {_MONTH}(?:(?<=\.)\s*|\s+){_DAY}(?:(?:,?\s+|,){_YEAR})?(?![\w:])
@@ -221,7 +221,7 @@ def _find_english_dates(text: str, now: datetime) -> list[DateHit]:
             year, month, day = (int(p) for p in re.split(r"[-/.]", raw))
             value = _iso(year, month, day)
         elif match.group("mdy"):
-            first, second, year = (int(p) for p in re.split(r"[/.]", raw))
+            first, second, year = (int(p) for p in re.split(r"[-/.]", raw))
             # Month first as written in the US; a first part over 12 can only be a day.
             month, day = (second, first) if first > 12 or "." in raw else (first, second)
             value = _iso(year, month, day)

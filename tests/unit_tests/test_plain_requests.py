@@ -1,0 +1,103 @@
+"""Plain requests the binder and the gate used to refuse or ask about.
+
+Each case is a request a user writes without thinking of the schema: a plural the tool's name
+holds in the singular ("movies" and "a movie"), an identifier said with its object a few words
+back ("employee whose ID is 345"), a whole request wrapped in quotes, a date written with
+dashes in the format a parameter asks for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.planning.param_fit import content_words
+from nodes.planning.relevance import MIN_RELEVANCE, relevance
+from nodes.planning.request_spans import extract_spans
+from nodes.planning.schema_binder import bind_schema
+
+INT = {"type": "integer"}
+STR = {"type": "string"}
+
+
+def schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def test_a_plural_in_ies_and_its_singular_are_one_word() -> None:
+    # "movies" lost its "e" ("movy") while "movie" kept it: the tool's name shared nothing.
+    assert content_words("Movies") == content_words("movie")
+    assert content_words("cookies") == content_words("a cookie")
+    assert content_words("cities") == content_words("city")
+
+
+def test_a_tool_named_by_a_plural_fits_a_request_for_one() -> None:
+    movies = schema(
+        [],
+        directed_by={**STR, "description": "Director of the movie."},
+        genre={**STR, "description": "Genre of the movie."},
+    )
+    text = "Can you find me a thriller movie directed by Alexander Mackendrick?"
+    assert relevance(text, "Movies_3_FindMovies", "Retrieves a list of movies.", movies) >= (
+        MIN_RELEVANCE
+    )
+
+
+def test_an_identifier_said_with_its_object_a_few_words_back() -> None:
+    fetch = schema(
+        ["company_name", "employee_id"],
+        company_name={**STR, "description": "The name of the company."},
+        employee_id={**INT, "description": "The unique ID of the employee."},
+    )
+    bound = bind_schema(
+        "Retrieve the data of a specific employee whose ID is 345 in company 'ABC Ltd.'", fetch
+    )
+    assert bound.missing == []
+    assert bound.sets[0]["employee_id"] == 345
+
+    case = schema(
+        ["case_number", "year"],
+        case_number={**INT, "description": "The specific number of the law case."},
+        year={**INT, "description": "The year in which the law case took place."},
+    )
+    bound = bind_schema("Fetch details of a law case with number 43403 for year 2018.", case)
+    assert bound.sets[0] == {"case_number": 43403, "year": 2018}
+
+
+def test_an_identifier_is_still_no_guess_for_a_bare_number() -> None:
+    order = schema(
+        ["order_id"],
+        order_id={**INT, "description": "The order."},
+        price={**INT, "description": "The new price."},
+    )
+    # "the price ... with 20" names no order: the value stays out of the identifier.
+    bound = bind_schema("Set the price of the product with 20", order)
+    assert bound.missing == ["order_id"]
+
+
+def test_a_request_wrapped_in_quotes_is_read_inside_them() -> None:
+    stock = schema(
+        ["company", "days"],
+        company={**STR, "description": "The ticker symbol of the company."},
+        days={**INT, "description": "Number of past days for which the stock price is required."},
+    )
+    bound = bind_schema("'Get stock price of Apple for the last 5 days in NASDAQ.'", stock)
+    assert bound.missing == []
+    assert bound.sets[0]["days"] == 5
+    assert bound.sets[0]["company"] == "Apple"
+    # A quoted value inside a request stays one quoted value.
+    kinds = [s.kind for s in extract_spans("Search for 'Baby Shark' now")]
+    assert "quoted" in kinds
+
+
+def test_a_dashed_date_in_the_format_the_parameter_asks_for() -> None:
+    felonies = schema(
+        ["full_name", "birth_date"],
+        full_name={**STR, "description": "The full name of the individual."},
+        birth_date={**STR, "description": "The birth date. Must be in MM-DD-YYYY format."},
+    )
+    bound = bind_schema(
+        "Find out if John Doe with a birthday 01-01-1980 has any prior felony convictions.",
+        felonies,
+    )
+    assert bound.missing == []
+    assert bound.sets[0]["birth_date"] == "01-01-1980"
