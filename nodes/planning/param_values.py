@@ -175,3 +175,52 @@ def with_range(text: str, value: Any, param: Param) -> Any:
         return value
     ranges = re.findall(rf"(?<![\w.\-]){value}\s?[-–/]\s?\d{{2,4}}(?![\w.\-])", text)
     return ranges[0] if len(set(ranges)) == 1 else value
+
+
+# "Default is true", "defaults to 'NYSE'", "default value: 52": what a description gives by
+# default, quoted or as one word.
+_STATED_DEFAULT = re.compile(
+    r"\bdefaults?(?:\s+value)?\s*(?:is|to|:|=)?\s*(?:set\s+to\s+)?"
+    r"(?:'(?P<single>[^'\n]{1,40})'|\"(?P<double>[^\"\n]{1,40})\"|(?P<word>[^\s,;()]+))",
+    re.I,
+)
+# Words that say a default is an absence or something the call works out, no value to send.
+_NO_VALUE = frozenset(
+    "none null nil not no empty blank unspecified unset the a an current all any if set".split()
+)
+
+
+def stated_default(schema: Any) -> tuple[bool, Any]:
+    """The value a parameter takes when none is given: ``(True, value)``, or ``(False, None)``.
+
+    The JSON schema's ``default`` first, else the one the description states ("Default is
+    true", "defaults to 'NYSE'"), read as the parameter's type: a boolean word, a number, a
+    quoted string or one word. An absence ("Default to 'None'"), a phrase ("Default is the
+    current date") or a value of the wrong type ("Default is five" for an integer) is none.
+    """
+    if not isinstance(schema, dict):
+        return False, None
+    if "default" in schema and schema["default"] is not None:
+        return True, schema["default"]
+    match = _STATED_DEFAULT.search(str(schema.get("description") or ""))
+    if match is None:
+        return False, None
+    written = (match.group("single") or match.group("double") or match.group("word") or "")
+    written = written.strip().rstrip(".")
+    if not written or written.lower() in _NO_VALUE:
+        return False, None
+    kind = schema.get("type")
+    if kind == "boolean":
+        flag = {"true": True, "false": False}.get(written.lower())
+        return (flag is not None), flag
+    if kind in {"integer", "number"}:
+        try:
+            number = float(written)
+        except ValueError:
+            return False, None
+        if kind == "integer":
+            return number.is_integer(), int(number) if number.is_integer() else None
+        return True, number
+    if kind == "string" and (match.group("word") is None or written.isalnum() or "_" in written):
+        return True, written
+    return False, None

@@ -57,6 +57,7 @@ from nodes.planning.eligibility import (
 from nodes.planning.later_values import add_later_options
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.other_reads import coordinated_reads, cut_at_other_read
+from nodes.planning.param_values import stated_default
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
@@ -494,6 +495,12 @@ class RulePlanner:
         auxiliary: list[PlannedCall] = []
         if missing:
             auxiliary, missing = self.navigator.auxiliary_calls(draft, sub, spec, args, missing)
+        for param in missing:
+            # Neither said nor looked up: the value the schema gives by default, if it states one.
+            stated, value = stated_default(properties.get(param))
+            if stated:
+                args[param] = {"value": value, "origin": f"default:{param}"}
+        missing = [p for p in missing if p not in args]
         auxiliary.extend(self.navigator.optional_lookups(draft, sub, spec, args, auxiliary))
         core: PlannedCall = {
             "call_id": f"{sub['id']}.core",

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nodes.planning.argument_sets import repeated_sets, spans_within, used_list_ranges
+from nodes.planning.code_values import code_said
 from nodes.planning.currency_values import currency_values
 from nodes.planning.object_binding import bind_object_parameters
 from nodes.planning.param_fit import (
@@ -161,6 +162,15 @@ def bind_schema(
             if flag is not None:
                 values[param.name] = [flag]
                 evidence[param.name] = 1.0
+    # A code the description explains ("'2' represents ironing service") by what it stands for.
+    for param in params:
+        code = None if param.name in values else code_said(text, param)
+        if code is not None:
+            values[param.name] = [coerce(code[0], param)]
+            evidence[param.name] = 2.0
+            meaning = content_words(code[1])
+            used.update(i for i, (span, _) in enumerate(atoms)
+                        if span.kind == "name" and content_words(span.text) <= meaning)
     # Arrays take a whole list span (or a json list).
     for param in params:
         if param.name in values or param.kind != "array":
@@ -497,6 +507,8 @@ def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:
     word = (span.unit or (following.group(1) if following is not None else "")).lower()
     if not word.isalpha() or word in param.name.lower():
         return False  # "3 days" is the value of ``days``
+    if re.search(rf"\b{word}\b", str(param.schema.get("description") or ""), re.I):
+        return False  # "500 calories" for "the amount of calories to burn"
     one = singular(word).lower()
     return one != word and lemmatize(one) in param.name_words
 

@@ -101,3 +101,83 @@ def test_a_dashed_date_in_the_format_the_parameter_asks_for() -> None:
     )
     assert bound.missing == []
     assert bound.sets[0]["birth_date"] == "01-01-1980"
+
+
+def test_a_required_value_the_schema_gives_by_default_is_not_asked_for() -> None:
+    from tests.unit_tests.test_rule_planner_schema import calls, plan
+
+    factors = (
+        "get_prime_factors", "Retrieve the prime factors of a number.",
+        {"number": INT, "formatted": {"type": "boolean",
+                                      "description": "Return a string if true. Default is true."}},
+        ["number", "formatted"],
+    )
+    draft = plan("Find the prime factors of 450", factors)
+    assert calls(draft) == [("get_prime_factors", {"number": 450, "formatted": True})]
+    assert draft.question is None
+
+    poker = (
+        "poker_probability_full_house", "Calculate the probability of a full house in poker.",
+        {"deck_size": {**INT, "description": "The size of the deck. Default is 52."},
+         "hand_size": {**INT, "description": "The size of the hand.", "default": 5}},
+        ["deck_size", "hand_size"],
+    )
+    draft = plan("What is the probability of getting a full house in poker?", poker)
+    assert calls(draft) == [
+        ("poker_probability_full_house", {"deck_size": 52, "hand_size": 5})
+    ]
+
+
+def test_a_default_said_in_other_words_is_no_value() -> None:
+    from nodes.planning.param_values import stated_default
+
+    assert stated_default({"type": "boolean", "description": "Default is true."}) == (True, True)
+    assert stated_default({"type": "string", "description": "Default is 'NYSE'."}) == (
+        True, "NYSE"
+    )
+    assert stated_default({"type": "number", "description": "Defaults to 0.5"}) == (True, 0.5)
+    # Nothing a call could send: an absence, a sentence, a value of the wrong type.
+    for description in (
+        "Default is not use if not specified.", "Default to 'None', which searches everywhere.",
+        "Default is the current date.", "The size. Default is all.",
+    ):
+        assert stated_default({"type": "string", "description": description}) == (False, None)
+    assert stated_default({"type": "integer", "description": "Default is five."}) == (False, None)
+
+
+def test_a_code_the_description_explains_is_bound_from_what_it_stands_for() -> None:
+    from nodes.planning.code_values import described_codes
+
+    service = (
+        "The unique identifier of the service. For example, '1' represents cleaning service, "
+        "'2' represents ironing service, '3' represents extensive cleaning service."
+    )
+    assert described_codes(service) == (
+        ("1", "cleaning service"), ("2", "ironing service"), ("3", "extensive cleaning service")
+    )
+    province = "The province. For example, 1 represents Bangkok, 2 for Chiang Mai, 3 for Phuket."
+    assert described_codes(province) == (("1", "Bangkok"), ("2", "Chiang Mai"), ("3", "Phuket"))
+    # One number said "for" something is no code table.
+    assert described_codes("The number of results, 5 for the default page.") == ()
+
+    finder = schema(
+        ["service_id", "province_id"],
+        service_id={**INT, "description": service},
+        province_id={**INT, "description": province},
+    )
+    bound = bind_schema("Help find a housekeeper who provides ironing services in Chiang Mai",
+                        finder)
+    assert bound.missing == []
+    assert bound.sets[0] == {"service_id": 2, "province_id": 2}
+    # The most specific meaning wins; a meaning not said binds nothing.
+    bound = bind_schema("I need extensive cleaning in Phuket", finder)
+    assert bound.sets[0] == {"service_id": 3, "province_id": 3}
+    bound = bind_schema("Find a gardener in Phuket", finder)
+    assert bound.missing == ["service_id"]
+
+
+def test_a_number_of_the_things_the_description_measures_is_the_value() -> None:
+    steps = schema(["calorie"], calorie={"type": "number",
+                                         "description": "The amount of calories to burn."})
+    bound = bind_schema("How many steps do I need to walk to lose 500 calories?", steps)
+    assert bound.sets[0] == {"calorie": 500}
