@@ -67,7 +67,9 @@ _LINE_BREAKS = re.compile(
     re.I,
 )
 _ABBREVIATION = re.compile(
-    r"\b(?:no|e\.g|i\.e|vs|mr|mrs|ms|dr|st|approx|etc|nr|inc|ltd|corp|jr|sr)\.$", re.I
+    r"\b(?:no|e\.g|i\.e|vs|mr|mrs|ms|dr|st|approx|etc|nr|inc|ltd|corp|co|llc|plc|bros|jr|sr|"
+    r"mt|ave|blvd|dept|prof)\.$",
+    re.I,
 )
 # A word of at most three letters before a stop that the next word goes on from in lower
 # case is shortened ("3000 sq ft. in New York", "5 min. later"), no sentence's end.

@@ -181,3 +181,16 @@ def test_a_number_of_the_things_the_description_measures_is_the_value() -> None:
                                          "description": "The amount of calories to burn."})
     bound = bind_schema("How many steps do I need to walk to lose 500 calories?", steps)
     assert bound.sets[0] == {"calorie": 500}
+
+
+def test_a_shortened_name_ends_no_sentence() -> None:
+    from nodes.parsing.rules import RuleIntentParser
+    from stores.language.lexicon import Lexicon
+
+    parser = RuleIntentParser(Lexicon.default())
+    for request in (
+        "Find the value of a vintage Super Mario Bros. game from 1985 like new.",
+        "Get the stock of Acme LLC. for the last 5 days.",
+    ):
+        subs = parser.parse(request)["sub_intents"]
+        assert len(subs) == 1, [s["text"] for s in subs]
