@@ -177,6 +177,10 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
 
 
 _PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
+_TIMES_NAMED = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
 # Words by which a parameter's schema says it holds a place.
 _PLACE_WORDS = frozenset(
     {"location", "city", "place", "address", "region", "country", "area", "town", "destination"}
@@ -417,8 +421,8 @@ def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float
 
 def _place_cue(text: str, span: Span, param: Param) -> float:
     """A name after "in", "at" or "near" is a place: evidence for a location parameter."""
-    if span.kind != "name":
-        return 0.0
+    if span.kind != "name" or span.text.lower() in _TIMES_NAMED:
+        return 0.0  # "in December", "on Monday" say when, not where
     before, _ = context_words(text, span, window=1)
     if not before or before[-1] not in _PLACE_PREPOSITIONS:
         return 0.0

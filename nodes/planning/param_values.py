@@ -43,7 +43,16 @@ def span_value(span: Span, param: Param) -> Any:
     value = coerce(span.value, param)
     if span.falling and _signed_param(param) and isinstance(value, int | float):
         return -abs(value)  # "a loss of $1000" for "the amount gained or lost, negative if lost"
+    if _SOUTH_OR_WEST.fullmatch(span.unit or "") and param.name_words & _COORDINATES and (
+        isinstance(value, int | float)
+    ):
+        return -abs(value)  # "119.5383 W" is a longitude of -119.5383
     return value
+
+
+# A coordinate said with its hemisphere: south and west are negative degrees.
+_SOUTH_OR_WEST = re.compile(r"[SW]|(?i:south|west)")
+_COORDINATES = frozenset({"lat", "latitude", "lon", "lng", "long", "longitude", "coordinate"})
 
 
 def _signed_param(param: Param) -> bool:

@@ -91,6 +91,10 @@ _CALL = rf"(?<![A-Za-z])[a-z]{{2,5}}\(\s*{_PLAIN}\s*\)(?:\s*(?:\^|\*\*)\s*\d+)?"
 _EXPRESSION = re.compile(
     rf"(?:{_CALL}|{_TERM})(?:\s*[-+*/]\s*(?:{_CALL}|{_TERM}))*"
 )
+_MIXED_IDENTIFIER = re.compile(
+    r"(?<![\w.\-/])(?=[\w\-]*[A-Za-z][\w\-]*?\d)[A-Za-z0-9][\w\-]+[A-Za-z0-9](?![\w\-])"
+)
+_SCIENTIFIC = re.compile(r"\d+[eE][-+]?\d+")
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
 
@@ -235,6 +239,12 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
                     unit="%",
                 ),
             )
+    # "3pak7", "ef903ac-893-f00", "AB1010CD": a token with a digit after a letter is an id,
+    # read whole before numbers take its digits ("5kg" and "3pm" stay a number and a time).
+    for match in _MIXED_IDENTIFIER.finditer(text):
+        if _free(taken, match.start(), match.end()) and not _SCIENTIFIC.fullmatch(match.group()):
+            _add(spans, taken,
+                 Span("identifier", match.group(), match.group(), match.start(), match.end()))
     _scan_names(text, spans, taken)
     for match in _NUMBER.finditer(text):
         if not _free(taken, match.start(), match.end()):

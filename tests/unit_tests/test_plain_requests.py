@@ -194,3 +194,36 @@ def test_a_shortened_name_ends_no_sentence() -> None:
     ):
         subs = parser.parse(request)["sub_intents"]
         assert len(subs) == 1, [s["text"] for s in subs]
+
+
+def test_an_identifier_of_letters_and_digits_is_one_value() -> None:
+    spans = extract_spans("specifications for part with the MPN identifier 3pak7?")
+    assert ("identifier", "3pak7") in [(s.kind, s.value) for s in spans]
+    spans = extract_spans("and vulnerability ef903ac-893-f00?")
+    assert [(s.kind, s.value) for s in spans] == [("identifier", "ef903ac-893-f00")]
+    # Numbers with their units, scientific notation and plain numbers stay numbers.
+    for text, value in (("weighs 5kg", 5), ("about 1e5 cells", 100000.0), ("at 3pm", None)):
+        kinds = [(s.kind, s.value) for s in extract_spans(text)]
+        assert all(kind != "identifier" for kind, _ in kinds), kinds
+        if value is not None:
+            assert ("number", value) in kinds
+
+
+def test_south_and_west_coordinates_are_negative() -> None:
+    place = schema(
+        ["latitude", "longitude"],
+        latitude={"type": "number", "description": "Latitude of the place."},
+        longitude={"type": "number", "description": "Longitude of the place."},
+    )
+    bound = bind_schema("the forecast at the coordinates 37.8651 N, 119.5383 W", place)
+    assert bound.sets[0] == {"latitude": 37.8651, "longitude": -119.5383}
+
+
+def test_a_month_is_no_place() -> None:
+    weather = schema(
+        ["location"], location={**STR, "description": "The city and state, e.g. Boston, MA."}
+    )
+    bound = bind_schema(
+        "I'm planning a trip to New York, NY in December. What is the weather there?", weather
+    )
+    assert bound.sets[0] == {"location": "New York, NY"}
