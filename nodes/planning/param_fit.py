@@ -575,6 +575,8 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
                 ratio = fuzz.ratio(window, spoken)
                 if _lemmas(window) == _lemmas(spoken):
                     ratio = 95.0  # "detail" names "detailed"
+                elif width == 1 and window.startswith(spoken) and len(window) - len(spoken) <= 3:
+                    ratio = 90.0  # "musical" names "Music"
                 if ratio >= 88 and (candidate is None or ratio > candidate[0]):
                     candidate = (ratio, option, lowered.find(window))
             if candidate is None:

@@ -398,6 +398,7 @@ def _assign(
     """
     pairs: list[tuple[float, int, Param, float]] = []
     after_venues = places_after_venues(text, [atoms[i][0] for i in free], params)
+    lone = sum(p.identifier for p in params) == 1
     for position, index in enumerate(sorted(free)):
         span = atoms[index][0]
         for rank, param in enumerate(params):
@@ -409,7 +410,7 @@ def _assign(
                 cue = max(cue, place_cue_after_venue(param))
             explicit = span.kind in {"quoted", "identifier", "keyvalue"}
             if cue < -0.5 or (
-                param.identifier and not explicit and not _names_it(text, span, param)
+                param.identifier and not explicit and not _names_it(text, span, param, lone)
             ):
                 # An identifier is never a bare value's guess: "account 123456" is no user id.
                 continue
@@ -518,11 +519,12 @@ _ID_WORDS = frozenset({"id", "ids", "no", "number", "num", "#", "code"})
 _OBJECT_LINKS = frozenset({"whose", "with", "having", "has", "its", "the", "a", "an"})
 
 
-def _names_it(text: str, span: Span, param: Param) -> bool:
+def _names_it(text: str, span: Span, param: Param, lone: bool = False) -> bool:
     """Whether the object an identifier parameter names stands right before the value.
 
     "product 3", "case ID of 1234", "an employee whose ID is 345" name it; "the price of the
-    product to 20" does not.
+    product to 20" does not. When the identifier is the ``lone`` one still to fill, "id 12345"
+    names it whatever its object.
     """
     before, _ = context_words(text, span, window=6)
     said_id = False
@@ -531,6 +533,8 @@ def _names_it(text: str, span: Span, param: Param) -> bool:
         if _word_match(lemma, param.name_words - _ID_LINKS):
             return True
         said_id = said_id or word in _ID_WORDS
+        if lone and word in {"id", "ids"}:
+            return True  # "Adriel, id 12345" for the one identifier the tool takes
         # "employee whose ID is 345", "a law case with number 43403": once the value is
         # called an id or a number, the object may stand a relative word further back.
         if word not in _ID_LINKS and not (said_id and word in _OBJECT_LINKS):

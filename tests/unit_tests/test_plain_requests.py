@@ -227,3 +227,30 @@ def test_a_month_is_no_place() -> None:
         "I'm planning a trip to New York, NY in December. What is the weather there?", weather
     )
     assert bound.sets[0] == {"location": "New York, NY"}
+
+
+def test_the_one_identifier_a_tool_takes_is_the_id_the_request_says() -> None:
+    profile = schema(
+        ["user_id"],
+        user_id={**STR, "description": "The unique identifier of the user."},
+        include_contacts={"type": "boolean", "description": "Include contact details."},
+    )
+    for text in (
+        "fetch the profile information for Adriel, id 12345, including his personal details",
+        "List all the projects. her id is 12345",
+    ):
+        bound = bind_schema(text, profile)
+        assert bound.sets[0].get("user_id") == "12345", (text, bound)
+    # Two identifiers: "id" alone names neither.
+    two = schema(["user_id", "order_id"], user_id=INT, order_id=INT)
+    assert bind_schema("show it, id 12345", two).missing == ["user_id", "order_id"]
+
+
+def test_a_word_made_from_an_allowed_value_names_it() -> None:
+    events = schema(
+        ["event_type", "city"],
+        event_type={**STR, "enum": ["Music", "Theater"], "description": "The kind of event."},
+        city={**STR, "description": "The city, e.g. New York, NY."},
+    )
+    bound = bind_schema("Find me some musical events happening in New York, NY?", events)
+    assert bound.sets[0]["event_type"] == "Music"
