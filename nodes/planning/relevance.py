@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
+from nodes.planning.param_fit import describe_params
 from nodes.planning.schema_binder import bind_schema, content_words
 from stores.language.keywords import tokenize
 from stores.retrieval.embeddings import Embedder
@@ -57,6 +58,8 @@ MIN_MEANING = 0.45
 # 100) the gate admits 100 of 100 simple_python gold tools (98 with it) and no more
 # irrelevance tools.
 MIN_PARTIAL_MEANING = 0.3
+# The binder's evidence for a value the request names among those a parameter allows.
+NAMED_VALUE_EVIDENCE = 2.0
 # Vectors kept per process (texts of tools and clauses, about 1.5 kB each for MiniLM).
 VECTOR_CACHE_SIZE = 20_000
 # Words that start most function names and say only that something is computed or fetched.
@@ -198,12 +201,18 @@ def meaning(text: str, name: str, description: str, embedder: Embedder) -> float
 
 
 def values_fit(text: str, schema: Mapping[str, Any]) -> bool:
-    """Whether the request gives every value the tool requires (False when it requires none).
+    """Whether the request gives every value the tool requires.
 
     Read by the schema binder from the request's typed spans, cue words and allowed values
     only: a phrase merely near a description in meaning is no evidence that the request
-    holds the value.
+    holds the value. A tool that requires nothing fits when the request names one of the
+    values a parameter's enum allows ("something country-like" for a genre of songs): a value
+    merely typed right, or one of the description's examples, is none.
     """
+    bound = bind_schema(text, schema, segment=0)
     if not schema.get("required"):
-        return False
-    return not bind_schema(text, schema, segment=0).missing
+        closed = {p.name for p in describe_params(schema) if p.enum or p.closed}
+        return any(
+            bound.evidence.get(name, 0.0) >= NAMED_VALUE_EVIDENCE for name in closed
+        )  # an example the description gives ("e.g. 'Lisbon'") is no value of its own
+    return not bound.missing

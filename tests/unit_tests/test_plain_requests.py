@@ -254,3 +254,17 @@ def test_a_word_made_from_an_allowed_value_names_it() -> None:
     )
     bound = bind_schema("Find me some musical events happening in New York, NY?", events)
     assert bound.sets[0]["event_type"] == "Music"
+
+
+def test_a_tool_that_requires_nothing_fits_a_request_that_names_one_of_its_values() -> None:
+    from nodes.planning.relevance import values_fit
+
+    lookup = schema(
+        [],
+        genre={**STR, "enum": ["Pop", "Rock", "Country", "dontcare"],
+               "description": "The genre of the songs."},
+        year={**STR, "description": "The year the song came out."},
+    )
+    assert values_fit("Search me some songs, something country-like.", lookup)
+    # Nothing of its own said: no evidence of fit.
+    assert not values_fit("What's the weather like tomorrow?", lookup)
