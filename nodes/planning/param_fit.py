@@ -491,6 +491,23 @@ def _counts_said_noun(span: Span, after: Sequence[str], param: Param) -> bool:
     )
 
 
+# Little words between a value and what it is ("Martin Kove as an actor"), and the words that
+# start the next value's phrase ("200 and the maximum depth").
+_LITTLE_AFTER = frozenset({"a", "an", "the", "as", "in", "of", "its", "his", "her", "their"})
+_NEXT_PHRASE = frozenset({"and", "or", "but", "then", "while", "with", "to", "for", "from"})
+
+
+def _said_after(after: Sequence[str]) -> list[str]:
+    """The first two words after a value that may say what it is, within its own phrase."""
+    said: list[str] = []
+    for word in after:
+        if word in _NEXT_PHRASE or len(said) == 2:
+            break
+        if word not in _LITTLE_AFTER:
+            said.append(word)
+    return said
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
     before = own_words_before(text, span)
@@ -512,7 +529,9 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         score,
         _words_cue(reversed(before), param, weight=1.0, fall=0.35)
         + _more_name_words(before, param),
-        _words_cue(after[:2], param, weight=0.65, fall=0.5),
+        # "Martin Kove as an actor", "Daniel Camp in the cast": the first two words that say
+        # something, the little ones between skipped.
+        _words_cue(_said_after(after), param, weight=0.65, fall=0.5),
     )
     if span.unit and type_fit(span, param) >= 0.6:
         unit = lemmatize(singular(span.unit.lower()))

@@ -268,3 +268,17 @@ def test_a_tool_that_requires_nothing_fits_a_request_that_names_one_of_its_value
     assert values_fit("Search me some songs, something country-like.", lookup)
     # Nothing of its own said: no evidence of fit.
     assert not values_fit("What's the weather like tomorrow?", lookup)
+
+
+def test_a_name_followed_by_what_it_is_goes_to_that_parameter() -> None:
+    movies = schema(
+        [],
+        directed_by={**STR, "description": "Name of the director to filter the movies."},
+        cast={**STR, "description": "Name of the main actor to filter the movies."},
+    )
+    for text in (
+        "I am looking for a nice movie with Martin Kove as an actor to watch.",
+        "I'm looking for a movie that features Daniel Camp in the cast.",
+    ):
+        bound = bind_schema(text, movies, read_only=True)
+        assert list(bound.sets[0]) == ["cast"], (text, bound)
