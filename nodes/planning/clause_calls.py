@@ -29,8 +29,9 @@ def completes_earlier_call(
 ) -> str | None:
     """Merge a clause's one call into an earlier call of the same tool it only adds to.
 
-    The earlier call must agree on every argument both have; the arguments it lacks are
-    added to it. Returns the earlier call's id, or None when there is no such call.
+    The earlier call must agree on every argument both have, and share one, unless it is a
+    read that takes none; the arguments it lacks are added to it. Returns the earlier call's
+    id, or None when there is no such call.
     """
     if len(cores) != 1:
         return None
@@ -42,7 +43,10 @@ def completes_earlier_call(
             return None
         shared = set(call["args"]) & set(core["args"])
         extra = set(core["args"]) - set(call["args"])
-        if not extra or not shared:
+        # A read said bare first ("I'd like to watch a movie.") and then with its values
+        # ("Find me a Comedy with James Corden") is one read.
+        bare = not call["args"] and not call.get("side_effect", True)
+        if not extra or not (shared or bare):
             return None
         if any(source_key(call["args"][p]) != source_key(core["args"][p]) for p in shared):
             return None
@@ -50,6 +54,19 @@ def completes_earlier_call(
             call["args"][param] = core["args"][param]
         return str(call["call_id"])
     return None
+
+
+def bare_repeat(core: PlannedCall, planned: Sequence[PlannedCall]) -> PlannedCall | None:
+    """An earlier call of the same read that a call taking no arguments only says again.
+
+    "Find me a Comedy movie. I want to watch a movie.": the second clause asks nothing new.
+    """
+    if core["args"] or core.get("side_effect", True):
+        return None
+    return next(
+        (call for call in planned
+         if call["role"] == "core" and call["tool_id"] == core["tool_id"]), None
+    )
 
 
 def source_key(source: ArgSource) -> str:

@@ -28,6 +28,7 @@ from nodes.planning.binding import (
     schema_properties,
 )
 from nodes.planning.clause_calls import (
+    bare_repeat,
     clarifying_question,
     completes_earlier_call,
     fold_fragments,
@@ -232,7 +233,8 @@ class RulePlanner:
         follow_said_steps(sub, choice.calls[-1], draft)
         cores = []
         for core in merge_restated_sets(self._repeated_cores(sub, choice.calls[-1])):
-            same = planned_already(core, draft.calls) or restated_call(core, draft.calls)
+            same = (planned_already(core, draft.calls) or restated_call(core, draft.calls)
+                    or bare_repeat(core, draft.calls))
             if same is None:
                 cores.append(core)
             else:

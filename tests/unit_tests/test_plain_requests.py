@@ -282,3 +282,25 @@ def test_a_name_followed_by_what_it_is_goes_to_that_parameter() -> None:
     ):
         bound = bind_schema(text, movies, read_only=True)
         assert list(bound.sets[0]) == ["cast"], (text, bound)
+
+
+MOVIES = (
+    "Movies_3_FindMovies", "Retrieves a list of movies by director, genre and cast.",
+    {"directed_by": {**STR, "description": "Name of the director."},
+     "genre": {**STR, "enum": ["Comedy", "Drama", "Comic", "dontcare"],
+               "description": "Genre of the movies."},
+     "cast": {**STR, "description": "Name of the main actor."}},
+    [],
+)
+
+
+def test_a_bare_read_said_again_more_fully_is_one_call() -> None:
+    from tests.unit_tests.test_rule_planner_schema import calls, plan
+
+    draft = plan("I would like to choose a movie to watch. Can you help me find a movie in the "
+                 "Comic genre with James Corden as the actor?", MOVIES)
+    assert calls(draft) == [
+        ("Movies_3_FindMovies", {"genre": "Comic", "cast": "James Corden"})
+    ]
+    draft = plan("Find me a Comedy movie. I want to watch a movie.", MOVIES)
+    assert calls(draft) == [("Movies_3_FindMovies", {"genre": "Comedy"})]
