@@ -94,6 +94,17 @@ _EXPRESSION = re.compile(
 _MIXED_IDENTIFIER = re.compile(
     r"(?<![\w.\-/])(?=[\w\-]*[A-Za-z][\w\-]*?\d)[A-Za-z0-9][\w\-]+[A-Za-z0-9](?![\w\-])"
 )
+# A house number, up to four capitalised words and a street word, then the capitalised parts
+# (town, state, country) or postal codes after commas.
+_STREET_WORDS = (
+    "Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|"
+    "Parkway|Pkwy|Highway|Hwy|Terrace|Circle|Square|Sq"
+)
+_STREET_ADDRESS = re.compile(
+    rf"(?<![\w.])\d{{1,6}}[A-Za-z]?\s+(?:[A-Z][\w'\-]*\s+){{0,4}}(?:{_STREET_WORDS})\b\.?"
+    r"(?:,\s*(?:[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*){0,3}(?:\s+\d{5}(?:-\d{4})?)?"
+    r"|\d{5}(?:-\d{4})?))*"
+)
 _SCIENTIFIC = re.compile(r"\d+[eE][-+]?\d+")
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
@@ -204,6 +215,11 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             if _free(taken, match.start(), match.end()):
                 surface = match.group().strip()
                 _add(spans, taken, Span(kind, surface, surface, match.start(), match.end()))
+    # "2020 Addison Street, Berkeley, CA, USA": a street address is one value, commas and all.
+    for match in _STREET_ADDRESS.finditer(text):
+        if _free(taken, match.start(), match.end()):
+            written = match.group()
+            _add(spans, taken, Span("name", written, written, match.start(), match.end()))
     for match in _MONEY.finditer(text):
         if not _free(taken, match.start(), match.end()):
             continue

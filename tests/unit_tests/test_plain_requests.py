@@ -304,3 +304,24 @@ def test_a_bare_read_said_again_more_fully_is_one_call() -> None:
     ]
     draft = plan("Find me a Comedy movie. I want to watch a movie.", MOVIES)
     assert calls(draft) == [("Movies_3_FindMovies", {"genre": "Comedy"})]
+
+
+def test_a_street_address_is_one_value() -> None:
+    for text, address in (
+        ("I need a Comfort Uber ride from 2020 Addison Street, Berkeley, CA, USA, and I can "
+         "wait up to 600 seconds", "2020 Addison Street, Berkeley, CA, USA"),
+        ("Can you find me a taxi to take me to 2508 University Avenue, Palo Alto, CA .",
+         "2508 University Avenue, Palo Alto, CA"),
+        ("I need a cab to 123 Main St, Anytown, with 2 seats", "123 Main St, Anytown"),
+        ("ship it to 221B Baker Street, London", "221B Baker Street, London"),
+    ):
+        values = [s.value for s in extract_spans(text)]
+        assert address in values, (text, values)
+    ride = schema(
+        ["loc", "time"],
+        loc={**STR, "description": "The starting location, e.g. '123 Main St, Springfield, IL'."},
+        time={**INT, "description": "The most seconds the customer waits."},
+    )
+    bound = bind_schema("I need a ride from 2020 Addison Street, Berkeley, CA, USA, and I can "
+                        "wait up to 600 seconds for it.", ride)
+    assert bound.sets == [{"loc": "2020 Addison Street, Berkeley, CA, USA", "time": 600}]
