@@ -31,6 +31,7 @@ _MONTHS = (
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
+_DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _NOT_NAMES = frozenset(
     """i i'm i'd i've a an the what what's which who how when where why is are can could would
     should will please find get calculate compute give tell show list let me my we our you
@@ -387,6 +388,15 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         # "298K": a letter written against a number is its unit, not a name.
         glued = word.start() > 0 and text[word.start() - 1].isdigit()
         if not capital or glued or not _free(taken, word.start(), word.end()):
+            index += 1
+            continue
+        if raw.lower() in _DAY_NAMES:
+            # "on Wednesday", "today is Monday": a day said by its name, not a place or a
+            # person; before a date ("Saturday, July 8th 2028") it only names that date's day.
+            glue = re.match(r"[,\s]+(?:the\s+)?", text[word.end() :])
+            after = word.end() + (glue.end() if glue else 0)
+            if not any(span.kind == "date" and span.start == after for span in spans):
+                _add(spans, taken, Span("date", raw, raw, word.start(), word.end()))
             index += 1
             continue
         stop = index + 1

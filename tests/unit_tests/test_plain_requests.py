@@ -325,3 +325,17 @@ def test_a_street_address_is_one_value() -> None:
     bound = bind_schema("I need a ride from 2020 Addison Street, Berkeley, CA, USA, and I can "
                         "wait up to 600 seconds for it.", ride)
     assert bound.sets == [{"loc": "2020 Addison Street, Berkeley, CA, USA", "time": 600}]
+
+
+def test_a_weekday_said_alone_is_a_day_not_a_name() -> None:
+    kinds = {s.text: s.kind for s in extract_spans(
+        "Could you provide the forecast for Alameda on the upcoming Wednesday, today is Monday")}
+    assert kinds == {"Alameda": "name", "Wednesday": "date", "Monday": "date"}
+    weather = schema(
+        ["city"],
+        city={**STR, "description": "The city, e.g. New York, NY."},
+        date={**STR, "description": "The date, e.g. 2019-03-01."},
+    )
+    bound = bind_schema("What's the weather forecast for Berkeley on the upcoming Saturday? "
+                        "Today is Tuesday April 25th 2023", weather)
+    assert [s["city"] for s in bound.sets] == ["Berkeley, CA"]
