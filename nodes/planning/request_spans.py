@@ -33,7 +33,8 @@ _MONTHS = (
 ).split()
 _DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _NOT_NAMES = frozenset(
-    """i i'm i'd i've a an the what what's which who how when where why is are can could would
+    """id ids i i'm i'd i've a an the what what's which who how when where why is are can could
+    would
     should will please find get calculate compute give tell show list let me my we our you
     your it its this that these those and or but if for in on at of to with by from also then
     now hi hello hey ok okay do does did use using retrieve fetch provide search check create
@@ -106,6 +107,10 @@ _STREET_ADDRESS = re.compile(
     r"(?:,\s*(?:[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*){0,3}(?:\s+\d{5}(?:-\d{4})?)?"
     r"|\d{5}(?:-\d{4})?))*"
 )
+# Digits written as a code: grouped by hyphens ("1-523-1713-5704"), or with a leading zero
+# ("0001067983"); and the word after "ID" ("project ID badae").
+_DIGIT_CODE = re.compile(r"(?<![\w.\-/])(?:\d+(?:-\d+){2,}|0\d{3,})(?![\w\-/]|\.\d)")
+_AFTER_ID = re.compile(r"\b(?:ID|Id|id)\b\s*[:#]?\s*([A-Za-z0-9][\w\-]*)")
 _SCIENTIFIC = re.compile(r"\d+[eE][-+]?\d+")
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
@@ -258,6 +263,15 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             )
     # "3pak7", "ef903ac-893-f00", "AB1010CD": a token with a digit after a letter is an id,
     # read whole before numbers take its digits ("5kg" and "3pm" stay a number and a time).
+    for match in _DIGIT_CODE.finditer(text):
+        if _free(taken, match.start(), match.end()):
+            _add(spans, taken,
+                 Span("identifier", match.group(), match.group(), match.start(), match.end()))
+    for match in _AFTER_ID.finditer(text):
+        word = match.group(1)
+        if (not word.isdigit() and word.lower() not in _NOT_NAMES | _CONNECTORS
+                and _free(taken, *match.span(1))):
+            _add(spans, taken, Span("identifier", word, word, *match.span(1)))
     for match in _MIXED_IDENTIFIER.finditer(text):
         if _free(taken, match.start(), match.end()) and not _SCIENTIFIC.fullmatch(match.group()):
             _add(spans, taken,

@@ -339,3 +339,18 @@ def test_a_weekday_said_alone_is_a_day_not_a_name() -> None:
     bound = bind_schema("What's the weather forecast for Berkeley on the upcoming Saturday? "
                         "Today is Tuesday April 25th 2023", weather)
     assert [s["city"] for s in bound.sets] == ["Berkeley, CA"]
+
+
+def test_numbers_written_as_codes_are_identifiers() -> None:
+    for text, code in (
+        ("The account number is 1-523-1713-5704, under my name.", "1-523-1713-5704"),
+        ("Their CIK is 0001067983.", "0001067983"),
+        ("I want the violation badge for project ID badae.", "badae"),
+    ):
+        found = [(s.kind, s.value) for s in extract_spans(text)]
+        assert ("identifier", code) in found, (text, found)
+    # The word "ID" itself is no value; dates and plain numbers stay what they are.
+    assert all(s.value != "ID" for s in extract_spans("project ID badae"))
+    assert [(s.kind, s.value) for s in extract_spans("on 2023-10-01 buy 15 apples")] == [
+        ("date", "2023-10-01"), ("number", 15)
+    ]
