@@ -497,14 +497,20 @@ _LITTLE_AFTER = frozenset({"a", "an", "the", "as", "in", "of", "its", "his", "he
 _NEXT_PHRASE = frozenset({"and", "or", "but", "then", "while", "with", "to", "for", "from"})
 
 
-def _said_after(after: Sequence[str]) -> list[str]:
-    """The first two words after a value that may say what it is, within its own phrase."""
+def _said_after(text: str, span: Span) -> list[str]:
+    """The first two words after a value that may say what it is, within its own phrase.
+
+    A capitalised word or a number starts another value ("the New York Yankees in the Major
+    League"): its words are that value's, not this one's cue.
+    """
     said: list[str] = []
-    for word in after:
-        if word in _NEXT_PHRASE or len(said) == 2:
+    for match in re.finditer(r"[A-Za-z][\w'\-]*|\d", text[span.end : _clause_end(text, span)]):
+        word = match.group()
+        lowered = word.lower()
+        if lowered in _NEXT_PHRASE or len(said) == 2 or not word[0].islower():
             break
-        if word not in _LITTLE_AFTER:
-            said.append(word)
+        if lowered not in _LITTLE_AFTER:
+            said.append(lowered)
     return said
 
 
@@ -531,7 +537,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         + _more_name_words(before, param),
         # "Martin Kove as an actor", "Daniel Camp in the cast": the first two words that say
         # something, the little ones between skipped.
-        _words_cue(_said_after(after), param, weight=0.65, fall=0.5),
+        _words_cue(_said_after(text, span), param, weight=0.65, fall=0.5),
     )
     if span.unit and type_fit(span, param) >= 0.6:
         unit = lemmatize(singular(span.unit.lower()))

@@ -354,3 +354,15 @@ def test_numbers_written_as_codes_are_identifiers() -> None:
     assert [(s.kind, s.value) for s in extract_spans("on 2023-10-01 buy 15 apples")] == [
         ("date", "2023-10-01"), ("number", 15)
     ]
+
+
+def test_the_words_of_the_next_value_are_no_cue_for_this_one() -> None:
+    ranking = schema(
+        ["team", "league"],
+        team={**STR, "description": "The name of the team."},
+        league={**STR, "description": "The name of the league."},
+    )
+    bound = bind_schema(
+        "Tell me the ranking of the New York Yankees in the Major League Baseball", ranking
+    )
+    assert bound.sets[0] == {"team": "New York Yankees", "league": "Major League Baseball"}
