@@ -585,7 +585,8 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     best: tuple[float, Any, int] | None = None
     candidate: tuple[float, Any, int] | None
     for option in options:
-        spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
+        # "Europe/London" is said by its place: "at 8pm London time".
+        spoken = re.sub(r"[_\-]+", " ", option.lower().rsplit("/", 1)[-1]).strip()
         found = re.search(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered)
         if found:
             candidate = (100.0 + len(spoken), option, found.start())

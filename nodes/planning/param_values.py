@@ -9,6 +9,7 @@ by naming it is read by :func:`flag_value`. How well a span fits is
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from nodes.planning.param_fit import Param, _word_match, measured_units, quoted_number
@@ -16,7 +17,7 @@ from nodes.planning.request_spans import Span
 from nodes.planning.value_cues import head_word
 from stores.language.codes import value_as_described
 from stores.language.date_formats import date_as_described as described_date
-from stores.language.date_formats import parse_written_date
+from stores.language.date_formats import datetime_as_described, parse_written_date
 from stores.language.date_formats import time_as_described as described_time
 from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
@@ -233,3 +234,21 @@ def stated_default(schema: Any) -> tuple[bool, Any]:
     if kind == "string" and (match.group("word") is None or written.isalnum() or "_" in written):
         return True, written
     return False, None
+
+
+def with_time_of_day(text: str, spans: Sequence[Span], value: Any, param: Param) -> Any:
+    """A date or time the request says together ("November 1, 2023 at 4pm") as one datetime.
+
+    For a parameter whose description asks for a date and time in one ISO-8601 value; the
+    value bound is the date or the time, the other is the span right beside it.
+    """
+    description = str(param.schema.get("description") or "")
+    if not isinstance(value, str) or "T" not in description:
+        return value
+    ordered = sorted((s for s in spans if s.kind in {"date", "time"}), key=lambda s: s.start)
+    for day, clock in zip(ordered, ordered[1:], strict=False):
+        if day.kind != "date" or clock.kind != "time" or value not in {day.value, clock.value}:
+            continue
+        if re.fullmatch(r"\s*,?\s*(?:at\s+)?", text[day.end : clock.start], re.I):
+            return datetime_as_described(str(day.value), str(clock.value), description) or value
+    return value

@@ -51,6 +51,7 @@ from nodes.planning.param_values import (
     flag_value,
     span_value,
     with_range,
+    with_time_of_day,
     without_own_noun,
 )
 from nodes.planning.request_spans import Span, context_words, extract_spans
@@ -267,7 +268,9 @@ def bind_schema(
     for param in params:
         if param.name in values:
             values[param.name] = [
-                with_range(text, without_own_noun(v, param), param) for v in values[param.name]
+                with_time_of_day(text, found, with_range(text, without_own_noun(v, param), param),
+                                 param)
+                for v in values[param.name]
             ]
     _keep_enum_values(values, params)
     missing = [p.name for p in params if p.required and p.name not in values]

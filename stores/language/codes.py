@@ -79,12 +79,22 @@ def codes_of(name: str, kind: CodeKind) -> tuple[str, ...]:
 def code_in(text: str, options: Sequence[str]) -> tuple[str, int] | None:
     """The option (a code) whose name the text says, and where the name starts.
 
-    "Translate it into Spanish" says ``es`` of ``["en", "es", "fr"]``. Names of one to four
-    words are looked up; the longest name wins ("Canadian dollars" over "dollars").
+    "Translate it into Spanish" says ``es`` of ``["en", "es", "fr"]``, and ``es-ES`` of
+    ``["en-US", "es-ES"]``. Names of one to four words are looked up; the longest name wins
+    ("Canadian dollars" over "dollars").
     """
     wanted = {option.lower(): option for option in options if isinstance(option, str)}
     if not wanted:
         return None
+    # A locale ("es-ES", "pt_BR") is said by its language when no other option shares it.
+    locales: dict[str, list[str]] = {}
+    for option in wanted.values():
+        locale = re.fullmatch(r"([a-z]{2,3})[-_][A-Za-z]{2,4}", option)
+        if locale:
+            locales.setdefault(locale.group(1), []).append(option)
+    for language, found in locales.items():
+        if len(found) == 1 and language not in wanted:
+            wanted[language] = found[0]
     words = list(re.finditer(r"[A-Za-z]+", text))
     best: tuple[int, int, str] | None = None
     for start in range(len(words)):

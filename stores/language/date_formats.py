@@ -104,3 +104,25 @@ def time_as_described(written: str, description: str) -> str | None:
     if _TWELVE_HOURS.search(description):
         return f"{(hour % 12) or 12:02d}:{minute:02d}{seconds} {'PM' if hour >= 12 else 'AM'}"
     return f"{hour:02d}:{minute:02d}{seconds}"
+
+
+# A description asking for a date with its time of day: "ISO-8601 ... 'YYYY-MM-DDTHH:MM:SS'".
+_DATETIME_FORMAT = re.compile(r"yyyy-mm-dd[T ]hh:mm(?::ss)?(?P<zone>z)?", re.IGNORECASE)
+_DATETIME_EXAMPLE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?P<zone>Z)?")
+
+
+def datetime_as_described(day: str, time_of_day: str, description: str) -> str | None:
+    """A date and a time of day said apart ("November 1, 2023", "4pm") as one datetime.
+
+    Only when ``description`` asks for both in one value, ISO-8601 style ("YYYY-MM-DDTHH:MM:SS",
+    or an example such as "2023-04-15T13:45:00Z"; a trailing "Z" when it shows one). None when
+    it does not, or either part is no whole date or time.
+    """
+    wanted = _DATETIME_FORMAT.search(description) or _DATETIME_EXAMPLE.search(description)
+    if wanted is None:
+        return None
+    parsed = parse_written_date(day)
+    clock = time_as_described(time_of_day, "HH:MM:SS")
+    if parsed is None or clock is None:
+        return None
+    return f"{parsed.isoformat()}T{clock}{'Z' if wanted.group('zone') else ''}"

@@ -366,3 +366,40 @@ def test_the_words_of_the_next_value_are_no_cue_for_this_one() -> None:
         "Tell me the ranking of the New York Yankees in the Major League Baseball", ranking
     )
     assert bound.sets[0] == {"team": "New York Yankees", "league": "Major League Baseball"}
+
+
+def test_a_language_names_the_locale_an_enum_lists() -> None:
+    from stores.language.codes import code_in
+
+    locales = ["en-US", "es-ES", "de-DE", "fr-FR"]
+    assert code_in("Say it in Spanish with a female voice", locales) == ("es-ES", 10)
+    # Two locales of one language: the language alone names neither.
+    assert code_in("Say it in English", ["en-US", "en-GB"]) is None
+
+
+def test_a_time_zone_is_named_by_its_place() -> None:
+    event = schema(
+        ["identifier", "timezone"],
+        identifier={**STR, "description": "The event."},
+        timezone={**STR, "enum": ["Asia/Tokyo", "America/New_York", "Europe/London", "UTC"],
+                  "description": "The Olson timezone identifier."},
+    )
+    bound = bind_schema("Reschedule event 'Bob-123' to 4pm London time", event)
+    assert bound.sets[0]["timezone"] == "Europe/London"
+    bound = bind_schema("Reschedule event 'Bob-123' to 4pm in New York", event)
+    assert bound.sets[0]["timezone"] == "America/New_York"
+
+
+def test_a_date_and_a_time_said_together_are_one_iso_datetime() -> None:
+    event = schema(
+        ["identifier", "dateOrTime"],
+        identifier={**STR, "description": "The event."},
+        dateOrTime={**STR, "description": "The new date and time, in ISO-8601 format (e.g., "
+                                          "'YYYY-MM-DDTHH:MM:SS')."},
+    )
+    bound = bind_schema("Reschedule event 'Bob-123' to November 1, 2023 at 4pm", event)
+    assert bound.sets[0]["dateOrTime"] == "2023-11-01T16:00:00"
+    zoned = schema(["when"], when={**STR, "description": "The date and time, such as "
+                                                         "'2023-04-15T13:45:00Z'."})
+    bound = bind_schema("Move it to 2022-10-30 at 4:30 PM", zoned)
+    assert bound.sets[0]["when"] == "2022-10-30T16:30:00Z"
