@@ -27,6 +27,7 @@ from typing import Any
 
 from nodes.planning.argument_sets import repeated_sets, spans_within, used_list_ranges
 from nodes.planning.code_values import code_said
+from nodes.planning.counted_items import counted_items, item_and_quantity_params
 from nodes.planning.currency_values import currency_values
 from nodes.planning.object_binding import bind_object_parameters
 from nodes.planning.param_fit import (
@@ -172,6 +173,14 @@ def bind_schema(
             meaning = content_words(code[1])
             used.update(i for i, (span, _) in enumerate(atoms)
                         if span.kind == "name" and content_words(span.text) <= meaning)
+    # "five burgers and six chicken wings": an item list and its quantities, index by index.
+    pair = item_and_quantity_params([p for p in params if p.name not in values])
+    counted = counted_items(text) if pair is not None else None
+    if pair is not None and counted is not None:
+        values[pair[0].name], values[pair[1].name] = [counted[0]], [counted[1]]
+        evidence[pair[0].name] = evidence[pair[1].name] = 2.0
+        start, end = counted[2]
+        used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)
     # Arrays take a whole list span (or a json list).
     for param in params:
         if param.name in values or param.kind != "array":

@@ -48,6 +48,9 @@ def parse_written_date(written: str) -> date | None:
         except ValueError:
             return None
     cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text)
+    # "the 15th of March, 2024" is "15 March 2024".
+    cleaned = re.sub(r"^the\s+", "", cleaned, flags=re.I)
+    cleaned = re.sub(r"^(\d{1,2})\s+of\s+([A-Za-z]+),?\s+(\d{4})$", r"\1 \2 \3", cleaned)
     for pattern in ("%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y", "%d %B %Y", "%b. %d, %Y"):
         try:
             return datetime.strptime(cleaned, pattern).date()

@@ -403,3 +403,35 @@ def test_a_date_and_a_time_said_together_are_one_iso_datetime() -> None:
                                                          "'2023-04-15T13:45:00Z'."})
     bound = bind_schema("Move it to 2022-10-30 at 4:30 PM", zoned)
     assert bound.sets[0]["when"] == "2022-10-30T16:30:00Z"
+
+
+def test_counted_items_fill_an_item_list_and_its_quantities() -> None:
+    order = schema(
+        ["restaurant", "items", "quantities"],
+        restaurant={**STR, "description": "The restaurant."},
+        items={"type": "array", "items": STR, "description": "The items to order."},
+        quantities={"type": "array", "items": INT,
+                    "description": "The quantity of each item, by index."},
+    )
+    for text, items, quantities in (
+        ("I want to order five 'burgers' and six 'chicken wings' from uber pitada",
+         ["burgers", "chicken wings"], [5, 6]),
+        ("Order two Big Macs and one McFlurry from McDonald's.", ["Big Macs", "McFlurry"], [2, 1]),
+        ("Check the total price for three pumpkins, 2 cartons of milk and two dozen eggs.",
+         ["pumpkins", "cartons of milk", "eggs"], [3, 2, 24]),
+    ):
+        bound = bind_schema(text, order)
+        assert bound.sets[0]["items"] == items, (text, bound)
+        assert bound.sets[0]["quantities"] == quantities, (text, bound)
+    # One count alone is no list of items.
+    single = bind_schema("Order five burgers from Joe's", order)
+    assert "quantities" not in single.sets[0]
+
+
+def test_a_date_said_with_of_is_written_in_the_format_asked() -> None:
+    from stores.language.date_formats import date_as_described
+
+    assert date_as_described("15th of March, 2024", "in the format of 'dd/mm/yyyy'") == (
+        "15/03/2024"
+    )
+    assert date_as_described("the 1st of May 2023", "YYYY-MM-DD") == "2023-05-01"
