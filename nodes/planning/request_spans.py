@@ -111,7 +111,7 @@ _STREET_ADDRESS = re.compile(
 # ("0001067983"); and the word after "ID" ("project ID badae").
 _DIGIT_CODE = re.compile(r"(?<![\w.\-/])(?:\d+(?:-\d+){2,}|0\d{3,})(?![\w\-/]|\.\d)")
 _AFTER_ID = re.compile(r"\b(?:ID|Id|id)\b\s*[:#]?\s*([A-Za-z0-9][\w\-]*)")
-_SCIENTIFIC = re.compile(r"\d+[eE][-+]?\d+")
+_SCIENTIFIC = re.compile(r"\d+e[-+]?\d+")  # "1e5"; "6E123" is a flight, not 6 x 10^123
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
 

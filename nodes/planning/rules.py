@@ -64,7 +64,7 @@ from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
 from stores.language.entities import extract_entities
-from stores.language.keywords import tokenize
+from stores.language.keywords import STOPWORDS, tokenize
 from stores.language.lexicon import Lexicon
 from stores.language.vocabulary import domain_vocabulary
 from stores.retrieval.embeddings import Embedder
@@ -563,6 +563,11 @@ class RulePlanner:
                     and value.lower() in read.lower():
                 # The schema binder read more of the same value ("New York City", not
                 # "New York").
+                return {"value": read, "origin": f"span:{param}"}
+            if isinstance(read, str) and isinstance(value, str) and read.lower() in value.lower() \
+                    and set(value.lower().replace(read.lower(), " ").split()) <= STOPWORDS:
+                # ... or the same value without the little word the entity took along
+                # ("Sacramento", not "Sacramento on").
                 return {"value": read, "origin": f"span:{param}"}
             return {"value": coerce_to_schema(value, schema), "origin": f"entity:{key}"}
         for alias in sorted(self.vocabulary.param_aliases.get(param, ())):

@@ -435,3 +435,23 @@ def test_a_date_said_with_of_is_written_in_the_format_asked() -> None:
         "15/03/2024"
     )
     assert date_as_described("the 1st of May 2023", "YYYY-MM-DD") == "2023-05-01"
+
+
+def test_a_city_is_not_read_with_the_word_after_it() -> None:
+    from tests.unit_tests.test_rule_planner_schema import calls, plan
+
+    weather = (
+        "Weather_1_GetWeather", "Retrieves the weather forecast of a city on a date.",
+        {"city": {**STR, "description": "The name of the city."},
+         "date": {**STR, "description": "The date, in the format 'YYYY-MM-DD'."}},
+        ["city"],
+    )
+    draft = plan("Can you tell me what the weather will be like in Sacramento on April 22nd "
+                 "2023?", weather)
+    assert calls(draft) == [("Weather_1_GetWeather", {"city": "Sacramento",
+                                                      "date": "2023-04-22"})]
+
+
+def test_a_code_with_a_capital_e_is_no_power_of_ten() -> None:
+    found = [(s.kind, s.value) for s in extract_spans("the status of my Indigo flight 6E123?")]
+    assert ("identifier", "6E123") in found
