@@ -81,6 +81,7 @@ MISSING_PENALTY = 1.0
 UNUSED_BY_WRITE_PENALTY = 1.5
 MAX_BIND_TRIALS = 8
 # Words by which a clause points back at what the clause before it named.
+_RELATIVE_DAYS = frozenset({"today", "tomorrow", "yesterday", "tonight"})
 _REFERS_BACK = re.compile(
     r"\b(?:it|its|them|the\s+same|(?:this|that|these|those)\s+"
     r"(?!is\b|are\b|was\b|were\b|i\b|we\b|you\b|he\b|she\b|they\b)[a-z]+)\b",
@@ -568,6 +569,9 @@ class RulePlanner:
                     and set(value.lower().replace(read.lower(), " ").split()) <= STOPWORDS:
                 # ... or the same value without the little word the entity took along
                 # ("Sacramento", not "Sacramento on").
+                return {"value": read, "origin": f"span:{param}"}
+            if read is not None and isinstance(value, str) and value.lower() in _RELATIVE_DAYS:
+                # "for today April 25th 2023": the date written out, not the word before it.
                 return {"value": read, "origin": f"span:{param}"}
             return {"value": coerce_to_schema(value, schema), "origin": f"entity:{key}"}
         for alias in sorted(self.vocabulary.param_aliases.get(param, ())):

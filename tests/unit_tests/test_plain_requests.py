@@ -455,3 +455,17 @@ def test_a_city_is_not_read_with_the_word_after_it() -> None:
 def test_a_code_with_a_capital_e_is_no_power_of_ten() -> None:
     found = [(s.kind, s.value) for s in extract_spans("the status of my Indigo flight 6E123?")]
     assert ("identifier", "6E123") in found
+
+
+def test_a_date_written_out_beats_the_word_today_before_it() -> None:
+    from tests.unit_tests.test_rule_planner_schema import calls, plan
+
+    weather = (
+        "Weather_1_GetWeather", "Retrieves the weather forecast of a city on a date.",
+        {"city": {**STR, "description": "The name of the city."},
+         "date": {**STR, "description": "The date, in the format 'YYYY-MM-DD'."}},
+        ["city"],
+    )
+    draft = plan("What's the weather forecast for Palo Alto for today April 25th 2023?", weather)
+    assert calls(draft) == [("Weather_1_GetWeather", {"city": "Palo Alto",
+                                                      "date": "2023-04-25"})]
