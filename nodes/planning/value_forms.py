@@ -32,7 +32,8 @@ _FORM_DESCRIPTIONS = (
     ("path", re.compile(r"\b(?:file|directory|folder)\s+path\b|\bpath\s+(?:to|of)\b", re.I)),
 )
 FORM_FIT = 1.5
-OTHER_FORM_FIT = 0.5
+# A name said beside an address ("to John Doe at john@x.com") is no address.
+OTHER_FORM_FIT = 0.2
 # A verb of naming right before a value says it is a name or a title: "my speaker named
 # 'ue boom'", "an article titled 'AI today'".
 _NAMING_VERBS = {"named": "name", "called": "name", "titled": "title", "entitled": "title"}

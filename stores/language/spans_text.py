@@ -30,7 +30,7 @@ Candidate = tuple[str, Any, int, int]
 
 _QUOTED = re.compile(
     r""""(?P<dq>[^"\n]+)"
-    | (?<![A-Za-z0-9'’])'(?P<sq>[^'\n]+)'(?![A-Za-z0-9])
+    | (?<![A-Za-z0-9'’])'(?P<sq>(?:[^'\n]|(?<=[A-Za-z])'(?=[a-z]))+)'(?![A-Za-z0-9])
     | “(?P<cdq>[^”\n]+)”
     | ‘(?P<csq>[^’\n]+)’
     | `(?P<bt>[^`\n]+)`

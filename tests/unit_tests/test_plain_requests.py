@@ -469,3 +469,16 @@ def test_a_date_written_out_beats_the_word_today_before_it() -> None:
     draft = plan("What's the weather forecast for Palo Alto for today April 25th 2023?", weather)
     assert calls(draft) == [("Weather_1_GetWeather", {"city": "Palo Alto",
                                                       "date": "2023-04-25"})]
+
+
+def test_a_quoted_text_may_hold_an_apostrophe_and_an_address_goes_to_the_address() -> None:
+    email = schema(
+        ["to", "subject", "body"],
+        to={**STR, "description": "The email address to send to."},
+        subject={**STR, "description": "The subject of the email."},
+        body={**STR, "description": "The body content of the email."},
+    )
+    bound = bind_schema("Send an email to John Doe at john.doe@example.com with the subject "
+                        "'Meeting' and body 'Let's meet at 10 AM tomorrow'.", email)
+    assert bound.sets[0] == {"to": "john.doe@example.com", "subject": "Meeting",
+                             "body": "Let's meet at 10 AM tomorrow"}
