@@ -57,7 +57,8 @@ _ISO_DATE = re.compile(
     r"|\b\d{1,2}-\d{1,2}-\d{4}\b"  # "01-01-1980"
 )
 _MONTH_DATE = re.compile(
-    r"\b(?:" + "|".join(_MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b"
+    r"\b\d{4}\s+(?:" + "|".join(_MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"  # 2023 April 4th
+    r"|\b(?:" + "|".join(_MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\.?(?:,?\s+\d{4})?\b",
     re.I,
 )
@@ -555,14 +556,16 @@ def _share_range_year(text: str, atoms: list[Span]) -> list[Span]:
     dates = sorted((a for a in atoms if a.kind == "date"), key=lambda a: a.start)
     shared: dict[int, Span] = {}
     for first, second in zip(dates, dates[1:], strict=False):
-        year = _YEAR.search(second.text)
-        if (
-            year is not None
-            and _YEAR.search(first.text) is None
-            and _MONTH_DATE.fullmatch(first.text) is not None
-            and _RANGE_JOIN.fullmatch(text[first.end : second.start]) is not None
+        if _RANGE_JOIN.fullmatch(text[first.end : second.start]) is None:
+            continue
+        said_first, said_second = _YEAR.search(first.text), _YEAR.search(second.text)
+        if said_second is not None and said_first is None and _MONTH_DATE.fullmatch(first.text):
+            shared[id(first)] = replace(first, value=f"{first.value} {said_second.group()}")
+        elif said_first is not None and said_second is None and _MONTH_DATE.fullmatch(
+            second.text
         ):
-            shared[id(first)] = replace(first, value=f"{first.value} {year.group()}")
+            # "from 2023 April 4th to April 8th": the second date is of the first one's year.
+            shared[id(second)] = replace(second, value=f"{second.value} {said_first.group()}")
     return [shared.get(id(atom), atom) for atom in atoms]
 
 

@@ -46,9 +46,12 @@ def name_said_before(text: str, span: Span, name: str) -> bool:
 
 # Words by which a parameter's name says it is the low or the high end of a range.
 _LOW_END = frozenset({"min", "minimum", "low", "lower", "start", "from", "begin", "least", "floor",
-                      "initial", "first", "beginning"})
+                      "initial", "first", "beginning", "in"})
 _HIGH_END = frozenset({"max", "maximum", "high", "upper", "end", "to", "most", "ceiling", "final",
-                       "last", "ending"})
+                       "last", "ending", "out"})
+# "from April 4th to April 8th": a range of dates, one said after the other.
+_DATE_RANGE_AFTER = re.compile(r"\s*(?:to|through|thru|until|till|-|–)\s*\w", re.I)
+_DATE_RANGE_BEFORE = re.compile(r"\b(?:to|through|thru|until|till)\s*$|[-–]\s*$", re.I)
 # "25 degrees Celsius to 100", "x=1 to x=5": up to two unit words after the first value, and a
 # variable's name before either.
 _UNIT_WORDS = r"(?:\s*[A-Za-z°%]{1,12}){0,2}"
@@ -73,10 +76,13 @@ def range_end(text: str, span: Span, name: str, name_words: Iterable[str]) -> bo
     parameter, the second to a ``max``/``upper`` one.
     """
     numeric_pair = span.kind == "keyvalue" and isinstance(span.value, int | float)
-    if span.kind not in {"number", "money", "percent"} and not numeric_pair:
-        return False
     words = set(split_words(name.lower())) | set(name_words)
     before, after = text[max(0, span.start - 40) : span.start], text[span.end :]
+    if span.kind == "date":  # "check in from April 4th to April 8th"
+        return bool((_DATE_RANGE_AFTER.match(after) and words & _LOW_END)
+                    or (_DATE_RANGE_BEFORE.search(before) and words & _HIGH_END))
+    if span.kind not in {"number", "money", "percent"} and not numeric_pair:
+        return False
     first = _RANGE_AFTER.match(after) is not None or (
         _BETWEEN.search(before) is not None
         and re.match(r"\s*and\s*[$€£¥]?\s*\d", after) is not None

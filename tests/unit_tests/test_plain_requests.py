@@ -482,3 +482,17 @@ def test_a_quoted_text_may_hold_an_apostrophe_and_an_address_goes_to_the_address
                         "'Meeting' and body 'Let's meet at 10 AM tomorrow'.", email)
     assert bound.sets[0] == {"to": "john.doe@example.com", "subject": "Meeting",
                              "body": "Let's meet at 10 AM tomorrow"}
+
+
+def test_a_date_range_goes_to_its_start_and_end_with_its_year() -> None:
+    hotel = schema(
+        ["location", "check_in_date", "check_out_date", "no_of_adults"],
+        location={**STR, "description": "The city."},
+        check_in_date={**STR, "description": "The check-in date, YYYY-MM-DD."},
+        check_out_date={**STR, "description": "The check-out date, YYYY-MM-DD."},
+        no_of_adults={**INT, "description": "The number of adults."},
+    )
+    bound = bind_schema("Is any Hilton available for two adults in Paris from 2023 April 4th to "
+                        "April 8th?", hotel)
+    assert bound.sets[0] == {"location": "Paris", "check_in_date": "2023-04-04",
+                             "check_out_date": "2023-04-08", "no_of_adults": 2}
