@@ -31,7 +31,7 @@ from nodes.planning.value_forms import (
     operation_option,
     written_form,
 )
-from stores.language.codes import code_in
+from stores.language.codes import CodeKind, code_in, codes_of
 from stores.language.cues import english_words_of
 from stores.language.identifiers import (
     identifier_base,
@@ -435,6 +435,15 @@ def _place_cue(text: str, span: Span, param: Param) -> float:
     return PLACE_CUE if param.required else PLACE_CUE / 2
 
 
+# The kinds of names the ISO tables know, by the words a parameter's name calls them.
+_KIND_WORDS: dict[CodeKind, frozenset[str]] = {
+    "country": frozenset({"country", "nation"}),
+    "language": frozenset({"language", "lang"}),
+    "currency": frozenset({"currency"}),
+    "region": frozenset({"state", "province", "region"}),
+}
+
+
 def _self_cue(span: Span, param: Param) -> float:
     """A name that says what it is by its last or first word.
 
@@ -443,6 +452,9 @@ def _self_cue(span: Span, param: Param) -> float:
     """
     if span.kind not in {"name", "quoted"} or not isinstance(span.value, str):
         return 0.0
+    for kind, said in _KIND_WORDS.items():
+        if param.name_words & said and codes_of(span.value, kind):
+            return SELF_CUE  # "United States" is a country, "Spanish" a language
     words = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z]+", span.value)]
     if len(words) < 2:
         return 0.0

@@ -496,3 +496,14 @@ def test_a_date_range_goes_to_its_start_and_end_with_its_year() -> None:
                         "April 8th?", hotel)
     assert bound.sets[0] == {"location": "Paris", "check_in_date": "2023-04-04",
                              "check_out_date": "2023-04-08", "no_of_adults": 2}
+
+
+def test_a_country_named_is_the_country() -> None:
+    gdp = schema(
+        ["country", "start_year", "end_year"],
+        country={**STR, "description": "The country for which the historical GDP data is required."},
+        start_year={**INT, "description": "Starting year."},
+        end_year={**INT, "description": "Ending year."},
+    )
+    bound = bind_schema("Get historical GDP data for United States from 1960 to 2000.", gdp)
+    assert bound.sets[0] == {"country": "United States", "start_year": 1960, "end_year": 2000}
