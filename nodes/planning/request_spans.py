@@ -31,6 +31,7 @@ _MONTHS = (
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
+_TITLES = frozenset("mr mrs ms dr prof st".split())
 _DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _NOT_NAMES = frozenset(
     """id ids i i'm i'd i've a an the what what's which who how when where why is are can could
@@ -418,6 +419,9 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         while stop < len(words):
             nxt = words[stop].group()
             gap = text[words[stop - 1].end() : words[stop].start()]
+            if gap == ". " and stop == index + 1 and raw.lower() in _TITLES and nxt[:1].isupper():
+                stop += 1  # "Mr. X", "Dr. Jane Smith": a title is part of the name
+                continue
             if gap.strip() not in {"", "-", "&"} or not _free(
                 taken, words[stop].start(), words[stop].end()
             ):

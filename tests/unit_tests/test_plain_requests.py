@@ -507,3 +507,12 @@ def test_a_country_named_is_the_country() -> None:
     )
     bound = bind_schema("Get historical GDP data for United States from 1960 to 2000.", gdp)
     assert bound.sets[0] == {"country": "United States", "start_year": 1960, "end_year": 2000}
+
+
+def test_a_title_before_a_name_is_part_of_it() -> None:
+    names = [s.value for s in extract_spans("Find the criminal cases of Mr. X in New York") if
+             s.kind == "name"]
+    assert names == ["Mr. X", "New York"]
+    names = [s.value for s in extract_spans("the city where Dr. Jane Smith works") if
+             s.kind == "name"]
+    assert names == ["Dr. Jane Smith"]
