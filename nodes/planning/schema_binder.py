@@ -29,6 +29,7 @@ from nodes.planning.argument_sets import repeated_sets, spans_within, used_list_
 from nodes.planning.code_values import code_said
 from nodes.planning.counted_items import counted_items, item_and_quantity_params
 from nodes.planning.currency_values import currency_values
+from nodes.planning.named_lists import values_named_in_order
 from nodes.planning.object_binding import bind_object_parameters
 from nodes.planning.param_fit import (
     _WEAK,
@@ -210,6 +211,12 @@ def bind_schema(
                 values[param.name] = [[coerce(atoms[i][0].value, param) for i in members]]
             evidence[param.name] = best_group[0]
             used.update(members)
+    # "its base and height as 6cm and 10cm": the names, then their values in the same order.
+    in_order = values_named_in_order(text, found, [p for p in params if p.name not in values])
+    for name, item in (in_order or {}).items():
+        param = next(p for p in params if p.name == name)
+        values[name], evidence[name] = [span_value(item, param)], 2.0
+        used.update(i for i, (span, _) in enumerate(atoms) if span is item)
     # A list whose items fill a numbered series of parameters (side1, side2, side3) in order;
     # each further list of that shape is another argument set ("(45, 60) and (81, 27)").
     filled: list[Param] = []

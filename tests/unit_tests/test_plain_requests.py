@@ -516,3 +516,17 @@ def test_a_title_before_a_name_is_part_of_it() -> None:
     names = [s.value for s in extract_spans("the city where Dr. Jane Smith works") if
              s.kind == "name"]
     assert names == ["Dr. Jane Smith"]
+
+
+def test_parameters_named_together_take_their_values_in_order() -> None:
+    area = schema(
+        ["base", "height"],
+        base={**INT, "description": "The base of the triangle."},
+        height={**INT, "description": "The height of the triangle."},
+        unit={**STR, "description": "The unit of measure."},
+    )
+    bound = bind_schema("Calculate the area of a right-angled triangle given the lengths of its "
+                        "base and height as 6cm and 10cm.", area)
+    assert bound.sets[0]["base"] == 6 and bound.sets[0]["height"] == 10
+    bound = bind_schema("What is the area if the height and base are 3 and 8?", area)
+    assert bound.sets[0]["base"] == 8 and bound.sets[0]["height"] == 3
