@@ -105,7 +105,7 @@ _STREET_WORDS = (
     "Parkway|Pkwy|Highway|Hwy|Terrace|Circle|Square|Sq"
 )
 _STREET_ADDRESS = re.compile(
-    rf"(?<![\w.])\d{{1,6}}[A-Za-z]?\s+(?:[A-Z][\w'\-]*\s+){{0,4}}(?:{_STREET_WORDS})\b\.?"
+    rf"(?<![\w.])\d{{1,6}}[A-Za-z]?\s+(?:[A-Z][\w'\-]*\s+){{1,4}}(?:{_STREET_WORDS})\b\.?"
     r"(?:,\s*(?:[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*){0,3}(?:\s+\d{5}(?:-\d{4})?)?"
     r"|\d{5}(?:-\d{4})?))*"
 )

@@ -530,3 +530,8 @@ def test_parameters_named_together_take_their_values_in_order() -> None:
     assert bound.sets[0]["base"] == 6 and bound.sets[0]["height"] == 10
     bound = bind_schema("What is the area if the height and base are 3 and 8?", area)
     assert bound.sets[0]["base"] == 8 and bound.sets[0]["height"] == 3
+
+
+def test_a_count_before_a_title_is_no_address() -> None:
+    assert all(s.kind != "name" or "2" not in str(s.value)
+               for s in extract_spans("Book 2 Dr. appointments for Monday"))
