@@ -597,8 +597,10 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
     best: tuple[float, Any, int] | None = None
     candidate: tuple[float, Any, int] | None
     for option in options:
-        # "Europe/London" is said by its place: "at 8pm London time".
-        spoken = re.sub(r"[_\-]+", " ", option.lower().rsplit("/", 1)[-1]).strip()
+        # An enum's "Europe/London" is said by its place: "at 8pm London time" (a description's
+        # examples are no such list: the request that names one names it whole).
+        said = option.lower().rsplit("/", 1)[-1] if param.enum else option.lower()
+        spoken = re.sub(r"[_\-]+", " ", said).strip()
         found = re.search(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered)
         if found:
             candidate = (100.0 + len(spoken), option, found.start())

@@ -535,3 +535,19 @@ def test_parameters_named_together_take_their_values_in_order() -> None:
 def test_a_count_before_a_title_is_no_address() -> None:
     assert all(s.kind != "name" or "2" not in str(s.value)
                for s in extract_spans("Book 2 Dr. appointments for Monday"))
+
+
+def test_a_zone_named_whole_picks_the_tool_that_takes_it() -> None:
+    from tests.unit_tests.test_rule_planner_schema import calls, plan
+
+    zone = "IANA timezone name (e.g., 'America/New_York', 'Europe/London')."
+    now = ("get_current_time", "Get current time in a specific timezone",
+           {"timezone": {**STR, "description": zone}}, ["timezone"])
+    convert = ("convert_time", "Convert time between timezones",
+               {"source_timezone": {**STR, "description": "Source " + zone},
+                "time": {**STR, "description": "Time to convert in 24-hour format (HH:MM)"},
+                "target_timezone": {**STR, "description": "Target IANA timezone name (e.g., "
+                                                          "'Asia/Tokyo')."}},
+               ["source_timezone", "time", "target_timezone"])
+    draft = plan("what time is it in timezone=America/New_York", now, convert)
+    assert calls(draft) == [("get_current_time", {"timezone": "America/New_York"})]
