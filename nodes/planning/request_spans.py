@@ -20,6 +20,7 @@ from typing import Any
 
 from stores.language import spans as shared_spans
 from stores.language.cues import english_cue_words
+from stores.language.keywords import STOPWORDS
 from stores.language.spans import Span
 from stores.language.spans_numbers import find_word_numbers, is_ordinal
 from stores.language.spans_text import find_quoted
@@ -97,6 +98,7 @@ _EXPRESSION = re.compile(
 )
 _MIXED_IDENTIFIER = re.compile(
     r"(?<![\w.\-/])(?=[\w\-]*[A-Za-z][\w\-]*?\d)[A-Za-z0-9][\w\-]+[A-Za-z0-9](?![\w\-])"
+    r"|(?<![\w.\-/])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w\-])"  # your_dataset_name
 )
 # A house number, up to four capitalised words and a street word, then the capitalised parts
 # (town, state, country) or postal codes after commas.
@@ -298,7 +300,9 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             unit, end = attached.group(), attached.end()
         else:
             following = re.match(_UNIT_FOLLOWING, text[end:])
-            if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS:
+            if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS | (
+                STOPWORDS
+            ):  # "from 1985 like new": "like" is no unit
                 unit, end = following.group(1), end + following.end()
         scale_word = _DEGREE_SCALE.match(text, end) if unit in {"degree", "degrees"} else None
         if scale_word is not None:  # "72 degrees Fahrenheit": one unit, the scale's

@@ -551,3 +551,29 @@ def test_a_zone_named_whole_picks_the_tool_that_takes_it() -> None:
                ["source_timezone", "time", "target_timezone"])
     draft = plan("what time is it in timezone=America/New_York", now, convert)
     assert calls(draft) == [("get_current_time", {"timezone": "America/New_York"})]
+
+
+def test_ordinals_years_and_snake_case_names_are_read_as_said() -> None:
+    history = schema(
+        ["religion", "century"],
+        religion={**STR, "description": "Name of the religion."},
+        century={**INT, "description": "The century in which the events took place."},
+        count={**INT, "description": "Number of events to return. Default is 5."},
+    )
+    bound = bind_schema("Find ten major events related to Christianity in the 16th century.",
+                        history)
+    assert bound.sets[0] == {"religion": "Christianity", "century": 16, "count": 10}
+    game = schema(
+        ["game_name", "release_year"],
+        game_name={**STR, "description": "The name of the game."},
+        release_year={**INT, "description": "The year the game was released."},
+        condition={**STR, "enum": ["New", "Like New", "Used"], "description": "The condition."},
+    )
+    bound = bind_schema("Find the value of a vintage Super Mario Bros. game from 1985 like new.",
+                        game)
+    assert bound.sets[0]["release_year"] == 1985
+    forest = schema(["dataset"], dataset={**STR, "description": "The dataset to train on."},
+                    max_depth={**INT, "description": "The maximum depth of the trees."})
+    bound = bind_schema("Train a random forest on dataset your_dataset_name with a maximum depth "
+                        "of 5", forest)
+    assert bound.sets[0] == {"dataset": "your_dataset_name", "max_depth": 5}
