@@ -566,9 +566,10 @@ class RulePlanner:
                 # "New York").
                 return {"value": read, "origin": f"span:{param}"}
             if isinstance(read, str) and isinstance(value, str) and read.lower() in value.lower() \
-                    and set(value.lower().replace(read.lower(), " ").split()) <= STOPWORDS:
-                # ... or the same value without the little word the entity took along
-                # ("Sacramento", not "Sacramento on").
+                    and all(w in STOPWORDS or w.islower()
+                            for w in value.replace(read, " ").split()):
+                # ... or the same value without the lower-case words the entity took along
+                # ("Sacramento", not "Sacramento on"; "London", not "London including").
                 return {"value": read, "origin": f"span:{param}"}
             if read is not None and isinstance(value, str) and value.lower() in _RELATIVE_DAYS:
                 # "for today April 25th 2023": the date written out, not the word before it.

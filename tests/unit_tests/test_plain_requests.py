@@ -577,3 +577,16 @@ def test_ordinals_years_and_snake_case_names_are_read_as_said() -> None:
     bound = bind_schema("Train a random forest on dataset your_dataset_name with a maximum depth "
                         "of 5", forest)
     assert bound.sets[0] == {"dataset": "your_dataset_name", "max_depth": 5}
+
+
+def test_a_place_is_not_read_with_the_lower_case_word_after_it() -> None:
+    from tests.unit_tests.test_rule_planner_schema import calls, plan
+
+    museum = ("museum_info", "Get information about a museum.",
+              {"museum": {**STR, "description": "The name of the museum."},
+               "city": {**STR, "description": "The city of the museum."}},
+              ["museum", "city"])
+    draft = plan("Get me information about Natural History Museum in London including timings "
+                 "and exhibitions.", museum)
+    assert calls(draft) == [("museum_info", {"museum": "Natural History Museum",
+                                              "city": "London"})]
