@@ -33,7 +33,14 @@ def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextM
     """Component name → (what is switched off, a context manager that switches it off)."""
     from graph import routes
     from nodes.parsing import splitting
-    from nodes.planning import eligibility, param_fit, param_values, rules, schema_binder
+    from nodes.planning import (
+        eligibility,
+        named_values,
+        param_fit,
+        param_values,
+        rules,
+        schema_binder,
+    )
 
     def patches(*items: tuple[Any, str, Any]) -> contextlib.AbstractContextManager[Any]:
         stack = contextlib.ExitStack()
@@ -60,8 +67,8 @@ def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextM
         "enum matching": (
             "enum and allowed values are not looked for in the text",
             lambda: patches(
-                (schema_binder, "enum_value", lambda *a, **k: None),
-                (schema_binder, "enum_mentions", lambda *a, **k: []),
+                (named_values, "enum_value", lambda *a, **k: None),
+                (named_values, "enum_mentions", lambda *a, **k: []),
             ),
         ),
         "list -> calls": (

@@ -26,10 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nodes.planning.argument_sets import repeated_sets, spans_within, used_list_ranges
-from nodes.planning.code_values import code_said
-from nodes.planning.counted_items import counted_items, item_and_quantity_params
 from nodes.planning.currency_values import currency_values
 from nodes.planning.named_lists import values_named_in_order
+from nodes.planning.named_values import bind_named_values
 from nodes.planning.object_binding import bind_object_parameters
 from nodes.planning.param_fit import (
     _WEAK,
@@ -40,8 +39,6 @@ from nodes.planning.param_fit import (
     content_words,
     cue_score,
     describe_params,
-    enum_mentions,
-    enum_value,
     place_cue_after_venue,
     places_after_venues,
     places_for,
@@ -49,8 +46,6 @@ from nodes.planning.param_fit import (
 )
 from nodes.planning.param_values import (
     coerce,
-    flag_option,
-    flag_value,
     span_value,
     with_range,
     with_time_of_day,
@@ -127,61 +122,8 @@ def bind_schema(
         used.update(i for i, (s, _) in enumerate(atoms)
                     if s.kind not in {"money", "number"} and start - 12 < s.start and s.end <= end)
     evidence.update({name: 2.0 for name in values})
-    # Enum / allowed values named in the text bind first: the strongest evidence there is.
-    for param in params:
-        if param.name in values:
-            continue
-        truths = flag_option(param)
-        flag = flag_value(text, param) if truths is not None else None
-        if truths is not None and flag is not None and enum_value(text, param) is None:
-            values[param.name] = [truths[flag]]  # a flag written as 'True' / 'False'
-            evidence[param.name] = 1.0
-        elif param.enum or param.allowed:
-            named = enum_value(text, param)
-            if named is not None and param.kind == "array":
-                mentioned = enum_mentions(text, param) or [named[0]]
-                values[param.name] = [mentioned]
-                evidence[param.name] = 2.0
-                # "a Patio and Wi-Fi" for the amenities: those words fill no other parameter.
-                said = {re.sub(r"[_\-\s]+", " ", str(o)).lower() for o in mentioned}
-                used.update(i for i, (span, _) in enumerate(atoms)
-                            if re.sub(r"[_\-\s]+", " ", span.text.strip("'\"")).lower() in said)
-            elif named is not None:
-                values[param.name] = [named[0]]
-                evidence[param.name] = 2.0
-                for index, (span, _) in enumerate(atoms):
-                    if span.start <= named[1] < span.end:
-                        used.add(index)
-                others = enum_mentions(text, param)
-                # "New York City, NY" as the description's example wrote it: one place.
-                whole = next((span.value for span, _ in atoms if span.kind == "name"
-                              and sum(str(o) in span.text for o in others) > 1), None)
-                if param.kind != "array" and len(others) > 1 and whole is not None:
-                    values[param.name] = [whole]
-                elif param.kind != "array" and len(others) > 1 and named[0] in others:
-                    values[param.name] = others  # "gini ... and entropy": one call each
-        elif param.kind == "boolean":
-            flag = flag_value(text, param)
-            if flag is not None:
-                values[param.name] = [flag]
-                evidence[param.name] = 1.0
-    # A code the description explains ("'2' represents ironing service") by what it stands for.
-    for param in params:
-        code = None if param.name in values else code_said(text, param)
-        if code is not None:
-            values[param.name] = [coerce(code[0], param)]
-            evidence[param.name] = 2.0
-            meaning = content_words(code[1])
-            used.update(i for i, (span, _) in enumerate(atoms)
-                        if span.kind == "name" and content_words(span.text) <= meaning)
-    # "five burgers and six chicken wings": an item list and its quantities, index by index.
-    pair = item_and_quantity_params([p for p in params if p.name not in values])
-    counted = counted_items(text) if pair is not None else None
-    if pair is not None and counted is not None:
-        values[pair[0].name], values[pair[1].name] = [counted[0]], [counted[1]]
-        evidence[pair[0].name] = evidence[pair[1].name] = 2.0
-        start, end = counted[2]
-        used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)
+    # Values named outright bind first: enum values, flags, codes, counted items.
+    bind_named_values(text, params, atoms, values, evidence, used)
     # Arrays take a whole list span (or a json list).
     for param in params:
         if param.name in values or param.kind != "array":
