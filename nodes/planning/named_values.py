@@ -16,7 +16,8 @@ from typing import Any
 
 from nodes.planning.code_values import code_said
 from nodes.planning.counted_items import counted_items, item_and_quantity_params
-from nodes.planning.param_fit import Param, content_words, enum_mentions, enum_value
+from nodes.planning.enum_values import enum_mentions, enum_value
+from nodes.planning.param_fit import Param, content_words
 from nodes.planning.param_values import coerce, flag_option, flag_value
 from nodes.planning.request_spans import Span
 

@@ -28,10 +28,9 @@ from nodes.planning.value_forms import (
     FORM_FIT,
     OTHER_FORM_FIT,
     named_by_verb,
-    operation_option,
     written_form,
 )
-from stores.language.codes import CodeKind, code_in, codes_of
+from stores.language.codes import CodeKind, codes_of
 from stores.language.cues import english_words_of
 from stores.language.identifiers import (
     identifier_base,
@@ -45,7 +44,6 @@ from stores.language.units import (
     same_dimension,
     stated_unit,
     unit_of,
-    unit_option,
 )
 
 NAME_CUE = 1.0
@@ -582,102 +580,6 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         else:
             score -= 1.0
     return score
-
-
-def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
-    """The enum (or allowed) value the text names, typo-tolerant, and where it starts."""
-    options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
-    if _case_tells_apart(options):
-        exact = [(m.start(), o) for o in options
-                 for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text)]
-        if exact:
-            return min(exact)[1], min(exact)[0]
-        return code_in(text, options) or unit_option(text, options)
-    lowered = text.lower()
-    best: tuple[float, Any, int] | None = None
-    candidate: tuple[float, Any, int] | None
-    for option in options:
-        # An enum's "Europe/London" is said by its place: "at 8pm London time" (a description's
-        # examples are no such list: the request that names one names it whole).
-        said = option.lower().rsplit("/", 1)[-1] if param.enum else option.lower()
-        spoken = re.sub(r"[_\-]+", " ", said).strip()
-        found = re.search(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered)
-        if found:
-            candidate = (100.0 + len(spoken), option, found.start())
-        else:
-            if len(spoken) < 5:
-                continue
-            words = re.findall(r"[a-z0-9]+", lowered)
-            width = len(spoken.split())
-            candidate = None
-            for index in range(len(words) - width + 1):
-                window = " ".join(words[index : index + width])
-                ratio = fuzz.ratio(window, spoken)
-                if _lemmas(window) == _lemmas(spoken):
-                    ratio = 95.0  # "detail" names "detailed"
-                elif width == 1 and window.startswith(spoken) and len(window) - len(spoken) <= 3:
-                    ratio = 90.0  # "musical" names "Music"
-                if ratio >= 88 and (candidate is None or ratio > candidate[0]):
-                    candidate = (ratio, option, lowered.find(window))
-            if candidate is None:
-                continue
-        if best is None or candidate[0] > best[0]:
-            best = candidate
-    if best is None:
-        # "into Spanish" names the code "es", "in miles" the symbol "mi"; "remove" the action
-        # "delete".
-        return code_in(text, options) or unit_option(text, options) or _operation_at(text, options)
-    return (best[1], best[2])
-
-
-def _operation_at(text: str, options: Sequence[str]) -> tuple[Any, int] | None:
-    """The action value the text asks for by a synonym (:func:`operation_option`).
-
-    Its place is -1: the word that asks is a verb, no span a value could be taken from.
-    """
-    option = operation_option(text, options)
-    return None if option is None else (option, -1)
-
-
-def _case_tells_apart(options: Sequence[str]) -> bool:
-    """Whether two allowed values differ only in case ("AA", "Aa", "aa"): case then counts."""
-    lowered = [o.lower() for o in options]
-    return len(set(lowered)) < len(lowered)
-
-
-def _lemmas(text: str) -> tuple[str, ...]:
-    return tuple(lemmatize(singular(word)) for word in text.split())
-
-
-def enum_mentions(text: str, param: Param) -> list[Any]:
-    """Every enum (or allowed) value the text names word for word, in the order said."""
-    options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
-    if _case_tells_apart(options):
-        exact = sorted((m.start(), o) for o in options
-                       for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text))
-        return list(dict.fromkeys(option for _, option in exact))
-    lowered = text.lower()
-    found: list[tuple[int, Any]] = []
-    words = [
-        (m.start(), lemmatize(singular(m.group()))) for m in re.finditer(r"[a-z0-9]+", lowered)
-    ]
-    for option in param.enum or param.allowed:
-        if not isinstance(option, str) or not option.strip():
-            continue
-        spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
-        hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered)]
-        if not hits:
-            # "rebound stats" names "Rebounds", "toll roads" names "tolls": the same lemmas.
-            lemmas = _lemmas(spoken)
-            width = len(lemmas)
-            hits = [
-                words[i][0]
-                for i in range(len(words) - width + 1)
-                if width and tuple(w for _, w in words[i : i + width]) == lemmas
-                and all(len(w) > 2 for w in lemmas)
-            ]
-        found.extend((start, option) for start in hits)
-    return list(dict.fromkeys(option for _, option in sorted(found)))
 
 
 def _phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | None:
