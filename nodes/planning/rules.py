@@ -82,6 +82,26 @@ UNUSED_BY_WRITE_PENALTY = 1.5
 MAX_BIND_TRIALS = 8
 # Words by which a clause points back at what the clause before it named.
 _RELATIVE_DAYS = frozenset({"today", "tomorrow", "yesterday", "tonight"})
+
+
+def _binder_reads_better(read: Any, entity: Any) -> bool:
+    """Whether the schema binder's value beats the parser's entity for the same parameter.
+
+    The binder read more of the same value ("New York City", not "New York"), or the same
+    value without the lower-case words the entity took along ("Sacramento", not "Sacramento
+    on"; "London", not "London including"), or a date written out where the entity is only
+    a relative day ("for today April 25th 2023").
+    """
+    if not isinstance(entity, str):
+        return False
+    if isinstance(read, str):
+        if len(read) > len(entity) and entity.lower() in read.lower():
+            return True
+        if read.lower() in entity.lower() and all(
+            w in STOPWORDS or w.islower() for w in entity.replace(read, " ").split()
+        ):
+            return True
+    return entity.lower() in _RELATIVE_DAYS
 _REFERS_BACK = re.compile(
     r"\b(?:it|its|them|the\s+same|(?:this|that|these|those)\s+"
     r"(?!is\b|are\b|was\b|were\b|i\b|we\b|you\b|he\b|she\b|they\b)[a-z]+)\b",
@@ -560,19 +580,7 @@ class RulePlanner:
         found, value, key = find_named_value(param, sub.get("entities") or {}, self.lexicon)
         if found:
             read = spans.sets[0].get(param) if spans is not None else None
-            if isinstance(read, str) and isinstance(value, str) and len(read) > len(value) \
-                    and value.lower() in read.lower():
-                # The schema binder read more of the same value ("New York City", not
-                # "New York").
-                return {"value": read, "origin": f"span:{param}"}
-            if isinstance(read, str) and isinstance(value, str) and read.lower() in value.lower() \
-                    and all(w in STOPWORDS or w.islower()
-                            for w in value.replace(read, " ").split()):
-                # ... or the same value without the lower-case words the entity took along
-                # ("Sacramento", not "Sacramento on"; "London", not "London including").
-                return {"value": read, "origin": f"span:{param}"}
-            if read is not None and isinstance(value, str) and value.lower() in _RELATIVE_DAYS:
-                # "for today April 25th 2023": the date written out, not the word before it.
+            if read is not None and _binder_reads_better(read, value):
                 return {"value": read, "origin": f"span:{param}"}
             return {"value": coerce_to_schema(value, schema), "origin": f"entity:{key}"}
         for alias in sorted(self.vocabulary.param_aliases.get(param, ())):
