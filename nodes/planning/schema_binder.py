@@ -476,7 +476,7 @@ def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:
 
 
 _ID_LINKS = frozenset({"id", "ids", "no", "number", "num", "#", "of", "is", "code"})
-_ID_WORDS = frozenset({"id", "ids", "no", "number", "num", "#", "code"})
+_ID_WORDS = _ID_LINKS - {"of", "is"}  # the words that call a value an id
 _OBJECT_LINKS = frozenset({"whose", "with", "having", "has", "its", "the", "a", "an"})
 
 
