@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from stores.language.date_formats import parse_written_date
 from stores.language.spans_numbers import parse_chinese_numeral
 from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
 
@@ -221,10 +222,9 @@ def _find_english_dates(text: str, now: datetime) -> list[DateHit]:
             year, month, day = (int(p) for p in re.split(r"[-/.]", raw))
             value = _iso(year, month, day)
         elif match.group("mdy"):
-            first, second, year = (int(p) for p in re.split(r"[-/.]", raw))
             # Month first as written in the US; a first part over 12 can only be a day.
-            month, day = (second, first) if first > 12 or "." in raw else (first, second)
-            value = _iso(year, month, day)
+            written = parse_written_date(raw)
+            value = None if written is None else written.isoformat()
         elif match.group("md"):
             month, day = (int(p) for p in raw.split("/"))
             value = _next_occurrence(now.date(), month, day)
