@@ -17,7 +17,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from nodes.planning.request_spans import Span, context_words
+from nodes.planning.request_spans import DAY_NAMES, MONTH_NAMES, Span, context_words
 from nodes.planning.value_cues import (
     head_word,
     name_said_before,
@@ -175,10 +175,7 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
 
 
 _PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
-_TIMES_NAMED = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday".split()
-)
+_TIMES_NAMED = DAY_NAMES | MONTH_NAMES
 # Words by which a parameter's schema says it holds a place.
 _PLACE_WORDS = frozenset(
     {"location", "city", "place", "address", "region", "country", "area", "town", "destination"}

@@ -33,7 +33,9 @@ _MONTHS = (
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
 _TITLES = frozenset("mr mrs ms dr prof st".split())
-_DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+# Days and months said by their names (no abbreviations: "may", "mar" are words too).
+DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+MONTH_NAMES = frozenset(_MONTHS[:12])
 _NOT_NAMES = frozenset(
     """id ids i i'm i'd i've a an the what what's which who how when where why is are can could
     would
@@ -410,7 +412,7 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         if not capital or glued or not _free(taken, word.start(), word.end()):
             index += 1
             continue
-        if raw.lower() in _DAY_NAMES:
+        if raw.lower() in DAY_NAMES:
             # "on Wednesday", "today is Monday": a day said by its name, not a place or a
             # person; before a date ("Saturday, July 8th 2028") it only names that date's day.
             glue = re.match(r"[,\s]+(?:the\s+)?", text[word.end() :])
