@@ -187,8 +187,17 @@ def _starts_like_clause(text: str) -> bool:
 
 
 def _starts_with_question(text: str) -> bool:
-    """Whether a piece starts with a question word: ", what is the population of Canada"."""
-    return _first_word(text) in _QUESTION_WORDS
+    """Whether a piece starts with a question word: ", what is the population of Canada".
+
+    A question word right before a determiner starts a clause that describes, not a question
+    (", where the dilution is 5 times"; ", when the price drops").
+    """
+    words = [t for *_, t in token_spans(text, split_identifiers=False)]
+    while words and words[0] in LEADING_FILLERS:
+        words = words[1:]
+    if not words or words[0] not in _QUESTION_WORDS:
+        return False
+    return len(words) < 2 or words[1] not in DETERMINERS
 
 
 def states_facts(sentence: str) -> bool:

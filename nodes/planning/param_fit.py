@@ -354,13 +354,20 @@ def type_fit(span: Span, param: Param) -> float:
         if span.kind == "keyvalue":
             return 0.9
         if span.kind == "number":
-            return 0.35
+            return 0.1 if _names_something(param) else 0.35
         return 0.15
     if kind == "object":
         return 1.0 if span.kind == "json" and isinstance(value, dict) else 0.0
     if kind == "any":
         return 0.6
     return 0.0
+
+
+def _names_something(param: Param) -> bool:
+    """Whether the parameter holds a name ("club_name"; "The name of the club.")."""
+    description = str(param.schema.get("description") or "").lower()
+    named = re.match(r"(?:the )?name of\b", description) is not None
+    return param.name.lower().endswith("name") or named
 
 
 def _word_match(word: str, targets: Iterable[str]) -> bool:

@@ -170,13 +170,12 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     taken: list[tuple[int, int]] = []
     for _, inner, start, end in find_quoted(text):
         _add(spans, taken, Span("quoted", inner, text[start:end], start, end))
-    for opener, closer in (("{", "}"), ("[", "]")):
-        for match in re.finditer(re.escape(opener) + r"[^\n]*?" + re.escape(closer), text):
-            if not _free(taken, match.start(), match.end()):
-                continue
-            literal = _literal(match.group())
-            if literal is not None:
-                _add(spans, taken, Span("json", literal, match.group(), match.start(), match.end()))
+    for start, end in _bracketed(text):
+        if not _free(taken, start, end):
+            continue
+        literal = _literal(text[start:end])
+        if literal is not None:
+            _add(spans, taken, Span("json", literal, text[start:end], start, end))
     for kind, pattern in (("url", _URL), ("email", _EMAIL)):
         for match in pattern.finditer(text):
             if _free(taken, match.start(), match.end()):
@@ -468,6 +467,26 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         surface = text[start:end]
         _add(spans, taken, Span("name", surface, surface, start, end))
         index = stop
+
+
+def _bracketed(text: str) -> list[tuple[int, int]]:
+    """The outermost balanced ``[...]`` and ``{...}`` stretches of one line ("[ [1, 2], [3] ]")."""
+    found: list[tuple[int, int]] = []
+    stack: list[tuple[str, int]] = []
+    pairs = {"]": "[", "}": "{"}
+    for index, char in enumerate(text):
+        if char == "\n":
+            stack.clear()
+        elif char in "[{":
+            stack.append((char, index))
+        elif char in pairs:
+            if not stack or stack[-1][0] != pairs[char]:
+                stack.clear()
+                continue
+            _, start = stack.pop()
+            if not stack:
+                found.append((start, index + 1))
+    return found
 
 
 def _literal(raw: str) -> Any:

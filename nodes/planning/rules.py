@@ -90,10 +90,13 @@ def _binder_reads_better(read: Any, entity: Any) -> bool:
     The binder read more of the same value ("New York City", not "New York"), or the same
     value without the lower-case words the entity took along ("Sacramento", not "Sacramento
     on"; "London", not "London including"), or a date written out where the entity is only
-    a relative day ("for today April 25th 2023").
+    a relative day ("for today April 25th 2023"), or a whole list where the entity is one
+    item of it ("data: 85, 90, 88" read as the key and its first value).
     """
     if not isinstance(entity, str):
         return False
+    if isinstance(read, list):
+        return True
     if isinstance(read, str):
         if len(read) > len(entity) and entity.lower() in read.lower():
             return True

@@ -66,6 +66,8 @@ PHRASE_SIMILARITY = 0.3
 # parameter guesses one only with some cue word beside it ("a volume level of 0.8").
 NUMBER_GUESS_CUE = 0.4
 _NUMERIC = frozenset({"number", "money", "percent"})
+# Two parameters exchange their values only when the sum of their pair scores gains this much.
+_SWAP_MARGIN = 0.05
 Similarity = Callable[[str, Sequence[str]], Sequence[float]]
 
 
@@ -358,6 +360,7 @@ def _assign(
         ``(parameter -> atom index, parameter -> cue score, parameter -> pair score)``.
     """
     pairs: list[tuple[float, int, Param, float]] = []
+    bases: dict[tuple[int, str], float] = {}  # each pair's score without its order term
     after_venues = places_after_venues(text, [atoms[i][0] for i in free], params)
     lone = sum(p.identifier for p in params) == 1
     for position, index in enumerate(sorted(free)):
@@ -385,6 +388,7 @@ def _assign(
             order = -0.02 * (1 if alone else abs(position - rank))
             score = fit + cue + (0.3 if param.required else 0.0) + order
             pairs.append((score, index, param, cue))
+            bases[(index, param.name)] = score - order
     pairs.sort(key=lambda item: -item[0])
     assigned: dict[str, int] = {}
     cues: dict[str, float] = {}
@@ -406,7 +410,45 @@ def _assign(
         cues[param.name] = cue
         scores[param.name] = score
         taken.add(index)
+    _swap_when_better(assigned, cues, scores, sure, bases)
     return assigned, cues, scores
+
+
+def _swap_when_better(
+    assigned: dict[str, int],
+    cues: dict[str, float],
+    scores: dict[str, float],
+    pairs: Sequence[tuple[float, int, Param, float]],
+    bases: Mapping[tuple[int, str], float],
+) -> None:
+    """Exchange two parameters' values when both fit the other's better, or as well.
+
+    Best pair first can give the strongest cue a value that another parameter needed more:
+    "the 2019 Eredivisie year" gives "year" the name beside its word and leaves the number to
+    a parameter that holds a name; exchanged, both fit. Two values that fit two parameters
+    alike ("a wall of 30 feet by 12 feet": length, height) go in the order of the schema.
+    """
+    pair_of = {(index, param.name): (score, cue, param.position)
+               for score, index, param, cue in pairs}
+    changed = True
+    while changed:
+        changed = False
+        names = list(assigned)
+        for first, second in ((a, b) for i, a in enumerate(names) for b in names[i + 1:]):
+            one = pair_of.get((assigned[second], first))
+            other = pair_of.get((assigned[first], second))
+            now_first = pair_of.get((assigned[first], first))
+            now_second = pair_of.get((assigned[second], second))
+            if one is None or other is None or now_first is None or now_second is None:
+                continue
+            gain = (bases[(assigned[second], first)] + bases[(assigned[first], second)]
+                    - bases[(assigned[first], first)] - bases[(assigned[second], second)])
+            inverted = (now_first[2] < now_second[2]) != (assigned[first] < assigned[second])
+            if gain > _SWAP_MARGIN or (abs(gain) < 1e-9 and inverted):
+                assigned[first], assigned[second] = assigned[second], assigned[first]
+                scores[first], cues[first] = one[0], one[1]
+                scores[second], cues[second] = other[0], other[1]
+                changed = True
 
 
 def _plain_values(

@@ -246,3 +246,16 @@ def test_a_clause_naming_two_reads_with_values_of_their_own_is_cut_between_them(
     left, right = cut_at_other_read(sub, gcd, scored, bind)
     assert right is not None
     assert (left["text"], right["text"]) == ("Find the GCD of 12 and 18", "and the LCM of 4 and 10.")
+
+
+MIXTURE = _tool("mix_ratio", "The concentration of a mixture.",
+                {"strength": {"type": "number", "description": "The strength of the stock."},
+                 "dilution": {**INT, "description": "How many times the stock is diluted."}},
+                ["strength", "dilution"])
+
+
+def test_a_where_clause_that_describes_is_no_question_of_its_own() -> None:
+    # ", where the mix is diluted 4 times" says more of the same call; ", where is" would ask.
+    planned = _planned("Work out the concentration of a mixture with a strength of 0.8, where the "
+                       "stock dilution is 4 times.", MIXTURE)
+    assert [(c["strength"], c["dilution"]) for c in planned] == [(0.8, 4)]

@@ -590,3 +590,57 @@ def test_a_place_is_not_read_with_the_lower_case_word_after_it() -> None:
                  "and exhibitions.", museum)
     assert calls(draft) == [("museum_info", {"museum": "Natural History Museum",
                                               "city": "London"})]
+
+
+def test_a_list_after_a_colon_fills_the_array_not_its_first_item() -> None:
+    from tests.unit_tests.test_rule_planner_schema import calls, plan
+
+    histogram = ("make_histogram", "Plot a histogram of the data.",
+                 {"values": {"type": "array", "items": INT, "description": "The values."},
+                  "bins": {**INT, "description": "The number of bins."}},
+                 ["values"])
+    # "values: 3, 5, 8" reads as a key and its value; the schema wants the whole list.
+    draft = plan("Make a histogram of these values: 3, 5, 8, 13 with 4 bins", histogram)
+    assert calls(draft) == [("make_histogram", {"values": [3, 5, 8, 13], "bins": 4})]
+    samples = ("compare_groups", "Compare two groups of measurements.",
+               {"first": {"type": "array", "items": INT, "description": "The first group."},
+                "second": {"type": "array", "items": INT, "description": "The second group."}},
+               ["first", "second"])
+    draft = plan("Compare groups with first: [4,7,9] and second: [5,6,1]", samples)
+    assert calls(draft) == [("compare_groups", {"first": [4, 7, 9], "second": [5, 6, 1]})]
+
+
+def test_a_nested_list_with_spaces_is_one_value() -> None:
+    spans = extract_spans("Run the test on the table [ [10, 20], [30, 40] ] please")
+    assert [(s.kind, s.value) for s in spans] == [("json", [[10, 20], [30, 40]])]
+    grid = schema(["table"], table={"type": "array", "items": {"type": "array", "items": INT},
+                                    "description": "A table of counts."})
+    bound = bind_schema("Test independence on the table [ [10, 20], [30, 40] ]", grid)
+    assert bound.sets == [{"table": [[10, 20], [30, 40]]}]
+
+
+def test_a_number_is_no_name() -> None:
+    standings = schema(
+        ["club", "competition", "year"],
+        club={**STR, "description": "The name of the club."},
+        competition={**STR, "description": "The name of the competition."},
+        year={**STR, "description": "The year the standings are for."},
+    )
+    bound = bind_schema("Where did Ajax finish in the 2019 Eredivisie year?", standings)
+    assert bound.sets[0] == {"club": "Ajax", "competition": "Eredivisie", "year": "2019"}
+
+
+def test_values_that_fit_two_parameters_alike_go_in_the_order_said() -> None:
+    floor = schema(
+        ["tile_area", "length", "width"],
+        tile_area={**INT, "description": "The area one box of tiles covers, in square meters."},
+        length={**INT, "description": "Length of the floor in meters."},
+        width={**INT, "description": "Width of the floor in meters."},
+    )
+    bound = bind_schema("How many boxes to tile a floor of 9 meters by 4 meters with boxes that "
+                        "cover 3 square meters each?", floor)
+    assert bound.sets[0] == {"tile_area": 3, "length": 9, "width": 4}
+    point = schema(["x", "y"], x={**INT, "description": "The x value."},
+                   y={**INT, "description": "The y value."})
+    assert bind_schema("Get the distance to the origin of the two values 7 and 2", point
+                       ).sets[0] == {"x": 7, "y": 2}
