@@ -49,6 +49,8 @@ from stores.language.units import (
 NAME_CUE = 1.0
 DESCRIPTION_CUE = 0.45
 UNIT_CUE = 0.6
+# A measure in a unit of what the parameter's description measures ("3m" for "in meters").
+STATED_UNIT_CUE = 0.4
 PLACE_CUE = 0.9
 # A name that says what it is ("Hotel Paradise") outweighs a preposition of place before it.
 SELF_CUE = 1.0
@@ -569,6 +571,9 @@ def cue_score(text: str, span: Span, param: Param) -> float:
             score = max(score, UNIT_CUE) + 0.2
     if span.kind == "number" and _counts_said_noun(span, after, param):
         score = max(score, UNIT_CUE + 0.2)
+    units = measured_units(span, param)
+    if units is not None and same_dimension(*units):
+        score = max(score, STATED_UNIT_CUE)  # "at 3m": a distance "in meters"
     if _looks_like_year(span) and head_word(param.name) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
     if span.kind == "time" and "time" in param.name_words and type_fit(span, param) > 0.3:

@@ -116,6 +116,10 @@ _STREET_ADDRESS = re.compile(
 # Digits written as a code: grouped by hyphens ("1-523-1713-5704"), or with a leading zero
 # ("0001067983"); and the word after "ID" ("project ID badae").
 _DIGIT_CODE = re.compile(r"(?<![\w.\-/])(?:\d+(?:-\d+){2,}|0\d{3,})(?![\w\-/]|\.\d)")
+# Upper-case letters and digits joined by slashes, with a letter and a digit ("2022/AL2562").
+_SLASHED_CODE = re.compile(
+    r"(?<![\w.\-/])(?=[A-Z0-9/]*[A-Z])(?=[A-Z0-9/]*\d)[A-Z0-9]+(?:/[A-Z0-9]+)+(?![\w\-/])"
+)
 _AFTER_ID = re.compile(r"\b(?:ID|Id|id)\b\s*[:#]?\s*([A-Za-z0-9][\w\-]*)")
 _SCIENTIFIC = re.compile(r"\d+e[-+]?\d+")  # "1e5"; "6E123" is a flight, not 6 x 10^123
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
@@ -268,7 +272,7 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             )
     # "3pak7", "ef903ac-893-f00", "AB1010CD": a token with a digit after a letter is an id,
     # read whole before numbers take its digits ("5kg" and "3pm" stay a number and a time).
-    for match in _DIGIT_CODE.finditer(text):
+    for match in (*_SLASHED_CODE.finditer(text), *_DIGIT_CODE.finditer(text)):
         if _free(taken, match.start(), match.end()):
             _add(spans, taken,
                  Span("identifier", match.group(), match.group(), match.start(), match.end()))
@@ -400,8 +404,16 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         sentence_start = (
             not text[: word.start()].strip() or text[: word.start()].rstrip()[-1:] in ".?!"
         )
+        following = words[index + 1] if index + 1 < len(words) else None
+        # "a room at The Plaza": a capital "The" inside a sentence starts the name it leads.
+        leads_name = (
+            raw == "The" and not sentence_start and following is not None
+            and following.group()[:1].isupper()
+            and not text[word.end() : following.start()].strip()
+        )
         capital = raw[:1].isupper() and (
             raw.lower() not in _NOT_NAMES
+            or leads_name
             # "A, B and C": a capital letter listed with other letters is a label.
             or re.match(r"[A-Z](?:\s*,\s*|\s+(?:and|or)\s+)[A-Z]\b", text[word.start() :])
             is not None

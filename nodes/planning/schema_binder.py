@@ -67,7 +67,7 @@ PHRASE_SIMILARITY = 0.3
 NUMBER_GUESS_CUE = 0.4
 _NUMERIC = frozenset({"number", "money", "percent"})
 # Two parameters exchange their values only when the sum of their pair scores gains this much.
-_SWAP_MARGIN = 0.05
+_SWAP_MARGIN = 0.2
 Similarity = Callable[[str, Sequence[str]], Sequence[float]]
 
 

@@ -644,3 +644,29 @@ def test_values_that_fit_two_parameters_alike_go_in_the_order_said() -> None:
                    y={**INT, "description": "The y value."})
     assert bind_schema("Get the distance to the origin of the two values 7 and 2", point
                        ).sets[0] == {"x": 7, "y": 2}
+
+
+def test_a_capital_the_inside_a_sentence_is_part_of_the_name() -> None:
+    spans = extract_spans("Reserve a table for four at The Ivy tonight")
+    assert ("name", "The Ivy") in [(s.kind, s.text) for s in spans]
+    # At the start of a sentence "The" is only the sentence's first word.
+    spans = extract_spans("The Louvre opening hours on Monday")
+    assert ("name", "Louvre") in [(s.kind, s.text) for s in spans]
+
+
+def test_a_code_of_capitals_and_digits_joined_by_slashes_is_one_identifier() -> None:
+    spans = extract_spans("Open the file for claim 2023/NY8841 in Boston")
+    assert ("identifier", "2023/NY8841") in [(s.kind, s.text) for s in spans]
+    # Lower-case units and plain fractions keep their own readings.
+    assert all(s.kind != "identifier" for s in extract_spans("a density of 1000 kg/m3, 3/4 cup"))
+
+
+def test_a_measure_goes_to_the_parameter_measured_in_its_unit() -> None:
+    push = schema(
+        ["force", "distance"],
+        force={"type": "number", "description": "The force applied, in newtons."},
+        distance={"type": "number", "description": "How far the load moves, in meters."},
+    )
+    # No word names either parameter: only the units say which is which.
+    for text in ("What work is done moving a crate 12m with 30N?", "Work done over 12m at 30N"):
+        assert bind_schema(text, push).sets[0] == {"force": 30, "distance": 12}
