@@ -116,7 +116,9 @@ _CLOSED_LIST = re.compile(
     r"supported|accepted",
     re.I,
 )
-_OPEN_LIST = re.compile(r"e\.g\.?|such as|\blike\b|for example|for instance|example", re.I)
+_OPEN_LIST = re.compile(
+    r"e\.g\.?|i\.e\.?|such as|\blike\b|for example|for instance|example", re.I
+)
 
 
 def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
@@ -132,6 +134,7 @@ def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
     values = [m.strip() for m in _ALLOWED.findall(description)]
     if opened and not values:
         tail = re.split(r"[.;)]\s", description[opened.end() :] + " ", maxsplit=1)[0]
+        tail = re.sub(r"\s*\b(?:etc|and so on)\b\.?", "", tail)  # "victim, verdict etc."
         values = [v.strip(" .'\"") for v in re.split(r",|\bor\b|\band\b", tail)]
         if len(values) == 2 and all(v[:1].isupper() for v in values) and "," in tail:
             values = [tail.strip(" .'\"")]  # "e.g. Boston, MA" is one place, not two

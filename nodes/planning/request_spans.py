@@ -26,7 +26,7 @@ from stores.language.spans_numbers import find_word_numbers, is_ordinal
 from stores.language.spans_text import find_quoted
 from stores.language.units import unit_of
 
-__all__ = ["Span", "context_words", "extract_spans"]
+__all__ = ["RANGE_JOIN", "Span", "context_words", "extract_spans"]
 
 _MONTHS = (
     "january february march april may june july august september october november december "
@@ -62,7 +62,8 @@ _ISO_DATE = re.compile(
 )
 _MONTH_DATE = re.compile(
     r"\b\d{4}\s+(?:" + "|".join(_MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"  # 2023 April 4th
-    r"|\b(?:" + "|".join(_MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b"
+    r"|\b(?:" + "|".join(_MONTHS) + r")(?:\.\s*|\.?\s+)\d{1,2}(?:st|nd|rd|th)?"
+    r"(?:(?:,\s*|\s+)\d{4})?\b"  # "March 11, 2022", "Jun.20,2023"
     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\.?(?:,?\s+\d{4})?\b",
     re.I,
 )
@@ -572,8 +573,12 @@ def _compatible(first: Span, other: Span) -> bool:
     if first.kind != other.kind or first.kind in {"keyvalue", "json"}:
         return False
     if first.kind == "number" and first.unit and other.unit:
-        return first.unit.lower() == other.unit.lower()
+        units = {first.unit.lower(), other.unit.lower()}
+        return len(units) == 1 or units <= _ORDINAL_ENDINGS  # "2nd, 3rd and 4th"
     return True
+
+
+_ORDINAL_ENDINGS = frozenset({"st", "nd", "rd", "th"})
 
 
 def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
@@ -586,7 +591,7 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
 
 
 _YEAR = re.compile(r"\b\d{4}\b")
-_RANGE_JOIN = re.compile(r"\s*(?:to|through|thru|until|till|and|-|–)\s*", re.I)
+RANGE_JOIN = re.compile(r"\s*(?:to|through|thru|until|till|and|-|–)\s*", re.I)
 
 
 def _share_range_year(text: str, atoms: list[Span]) -> list[Span]:
@@ -597,7 +602,7 @@ def _share_range_year(text: str, atoms: list[Span]) -> list[Span]:
     dates = sorted((a for a in atoms if a.kind == "date"), key=lambda a: a.start)
     shared: dict[int, Span] = {}
     for first, second in zip(dates, dates[1:], strict=False):
-        if _RANGE_JOIN.fullmatch(text[first.end : second.start]) is None:
+        if RANGE_JOIN.fullmatch(text[first.end : second.start]) is None:
             continue
         said_first, said_second = _YEAR.search(first.text), _YEAR.search(second.text)
         if said_second is not None and said_first is None and _MONTH_DATE.fullmatch(first.text):

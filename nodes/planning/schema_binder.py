@@ -51,7 +51,7 @@ from nodes.planning.param_values import (
     with_time_of_day,
     without_own_noun,
 )
-from nodes.planning.request_spans import Span, context_words, extract_spans
+from nodes.planning.request_spans import RANGE_JOIN, Span, context_words, extract_spans
 from nodes.planning.unit_values import unit_parameter_values
 from nodes.planning.value_cues import numbered_siblings, series_position
 from nodes.planning.value_forms import coordinated_phrases, said_alike
@@ -146,7 +146,19 @@ def bind_schema(
             score = fit + cue_score(text, span, param)
             if best_group is None or score > best_group[0]:
                 best_group = (score, members)
-        if best_group is not None:
+        lists = _json_lists(atoms, found, used, param)
+        if len(lists) > 1 and sum(p.kind == "array" and p.name not in values
+                                  for p in params) == 1:
+            # "the first set is [1, 2], the second [3, 4]": one call per list.
+            values[param.name] = [list(atoms[i][0].value) for i in lists]
+            evidence[param.name] = 1.0
+            used.update(lists)
+        elif best_group is None and (ends := _range_ends(text, atoms, used, param)):
+            # "from 2015 to 2021", "between x = -1 and x = 2": the range is the two ends.
+            values[param.name] = [[coerce(atoms[i][0].value, param) for i in ends]]
+            evidence[param.name] = 1.0
+            used.update(ends)
+        elif best_group is not None:
             members = best_group[1]
             first = atoms[members[0]][0]
             if first.kind == "json":
@@ -251,6 +263,44 @@ def bind_schema(
         keep = used_list_ranges(found, {n: [v.get(n) for v in sets] for n in sets[0]})
         sets = repeated_sets(text, sets, bind_stretch, keep=keep, strongest=segment) or sets
     return Binding(sets=sets, missing=missing, evidence=evidence)
+
+
+_RANGE_START = re.compile(r"\b(?:from|between)\s*$", re.I)
+
+
+def _range_ends(
+    text: str, atoms: Sequence[tuple[Span, int]], used: set[int], param: Param
+) -> list[int]:
+    """The two numbers of a range said "from A to B" or "between A and B", for an array of
+    numbers; [] when there is none or more than one.
+    """
+    if param.item_kind not in {"integer", "number"}:
+        return []
+    numeric = [i for i, (span, group) in enumerate(atoms)
+               if i not in used and group < 0 and span.kind in {"number", "keyvalue"}
+               and isinstance(span.value, int | float) and not isinstance(span.value, bool)]
+    found = [
+        [first, second] for first, second in zip(numeric, numeric[1:], strict=False)
+        if _RANGE_START.search(text[: atoms[first][0].start])
+        and RANGE_JOIN.fullmatch(text[atoms[first][0].end : atoms[second][0].start])
+        and atoms[first][0].key == atoms[second][0].key
+    ]
+    return found[0] if len(found) == 1 else []
+
+
+def _json_lists(
+    atoms: Sequence[tuple[Span, int]], found: Sequence[Span], used: set[int], param: Param
+) -> list[int]:
+    """The free bracketed lists whose items all fit the array parameter, in the order said."""
+    kinds = {"integer": int, "number": int | float, "string": str}
+    wanted = kinds.get(param.item_kind)
+    return [
+        index for index, (span, _) in enumerate(atoms)
+        if index not in used and span in found and span.kind == "json"
+        and isinstance(span.value, list) and span.value
+        and (wanted is None or all(isinstance(item, wanted) and not isinstance(item, bool)
+                                   for item in span.value))
+    ]
 
 
 def _phrases_by_meaning(

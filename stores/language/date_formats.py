@@ -48,6 +48,8 @@ def parse_written_date(written: str) -> date | None:
         except ValueError:
             return None
     cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text)
+    # "Mar.11, 2022", "Jun.20,2023": the month's dot and a comma with no space after it.
+    cleaned = re.sub(r",(?=\d)", ", ", re.sub(r"(?<=[A-Za-z])\.(?=\d)", " ", cleaned))
     # "the 15th of March, 2024" is "15 March 2024".
     cleaned = re.sub(r"^the\s+", "", cleaned, flags=re.I)
     cleaned = re.sub(r"^(\d{1,2})\s+of\s+([A-Za-z]+),?\s+(\d{4})$", r"\1 \2 \3", cleaned)

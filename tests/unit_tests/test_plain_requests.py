@@ -670,3 +670,52 @@ def test_a_measure_goes_to_the_parameter_measured_in_its_unit() -> None:
     # No word names either parameter: only the units say which is which.
     for text in ("What work is done moving a crate 12m with 30N?", "Work done over 12m at 30N"):
         assert bind_schema(text, push).sets[0] == {"force": 30, "distance": 12}
+
+
+def test_each_bracketed_list_of_one_array_parameter_is_another_call() -> None:
+    mean = schema(["values"], values={"type": "array", "items": INT,
+                                      "description": "The numbers to average."})
+    bound = bind_schema("Average each group: the first is [3, 5, 7], the second is [10, 20] and "
+                        "the last is [1, 1, 4].", mean)
+    assert [s["values"] for s in bound.sets] == [[3, 5, 7], [10, 20], [1, 1, 4]]
+    # Two array parameters take one list each, in one call.
+    pair = schema(["before", "after"],
+                  before={"type": "array", "items": INT, "description": "Scores before."},
+                  after={"type": "array", "items": INT, "description": "Scores after."})
+    bound = bind_schema("Compare scores before [3, 4] and after [5, 6]", pair)
+    assert bound.sets == [{"before": [3, 4], "after": [5, 6]}]
+
+
+def test_values_a_description_lists_after_i_e_are_named_values() -> None:
+    claim = schema(
+        ["claim", "field"],
+        claim={**STR, "description": "The claim number."},
+        field={**STR, "description": "What to return about the claim, i.e., adjuster, payout, "
+                                     "status etc."},
+    )
+    bound = bind_schema("Who was the adjuster on claim number 2023/NY8841?", claim)
+    assert bound.sets[0] == {"claim": "2023/NY8841", "field": "adjuster"}
+
+
+def test_a_range_said_from_one_end_to_the_other_fills_an_array_of_two() -> None:
+    area = schema(["bounds"], bounds={"type": "array", "items": {"type": "number"},
+                                      "description": "Lower and upper bound."})
+    assert bind_schema("Integrate sin(x) from x=0 to x=2", area).sets == [{"bounds": [0, 2]}]
+    assert bind_schema("Integrate it between t = -3 and t = 5", area).sets == [
+        {"bounds": [-3, 5]}]
+    years = schema(["span"], span={"type": "array", "items": INT, "description": "Years."})
+    assert bind_schema("Rulings from 2001 to 2009", years).sets == [{"span": [2001, 2009]}]
+
+
+def test_ordinals_said_in_a_row_are_one_list() -> None:
+    floors = schema(["levels"], levels={"type": "array", "items": INT,
+                                        "description": "The floors to inspect."})
+    assert bind_schema("Inspect the 1st, 5th and 22nd floors", floors).sets == [
+        {"levels": [1, 5, 22]}]
+
+
+def test_a_month_written_with_a_dot_against_its_day_is_a_date() -> None:
+    quote = schema(["day"], day={**STR, "description": "The date, in YYYY-MM-DD format."})
+    assert bind_schema("Closing price on Mar.11, 2022 please", quote).sets == [
+        {"day": "2022-03-11"}]
+    assert bind_schema("Closing price on Jun.20,2023", quote).sets == [{"day": "2023-06-20"}]
