@@ -271,8 +271,9 @@ _RANGE_START = re.compile(r"\b(?:from|between)\s*$", re.I)
 def _range_ends(
     text: str, atoms: Sequence[tuple[Span, int]], used: set[int], param: Param
 ) -> list[int]:
-    """The two numbers of a range said "from A to B" or "between A and B", for an array of
-    numbers; [] when there is none or more than one.
+    """An array of numbers' two ends, said "from A to B" or "between A and B".
+
+    [] when the text says no such range or more than one.
     """
     if param.item_kind not in {"integer", "number"}:
         return []
