@@ -54,7 +54,7 @@ from nodes.planning.param_values import (
 from nodes.planning.request_spans import RANGE_JOIN, Span, context_words, extract_spans
 from nodes.planning.unit_values import unit_parameter_values
 from nodes.planning.value_cues import numbered_siblings, series_position
-from nodes.planning.value_forms import coordinated_phrases, said_alike
+from nodes.planning.value_forms import coordinated_phrases, lower_case_lists, said_alike
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS, lemmatize
 
@@ -62,6 +62,8 @@ __all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
 
 # How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
 PHRASE_SIMILARITY = 0.3
+# How much less near in meaning "X of Y" may be than "X" and still be the value said.
+OF_SLACK = 0.15
 # A bare number says nothing of what it is ("account 654321", "delivery 2"): a read's optional
 # parameter guesses one only with some cue word beside it ("a volume level of 0.8").
 NUMBER_GUESS_CUE = 0.4
@@ -232,6 +234,13 @@ def bind_schema(
             # "the proteins of the nucleus, mitochondria, and cytoplasm": one value each.
             values[param.name] = [phrase.value, *coordinated_phrases(text, phrase.end)]
             evidence[param.name] = 1.0
+    # A required list of strings still empty takes the one lower-case list the request says
+    # ("a lunch that uses chicken and mushrooms"); with two lists it is asked for.
+    wanted = [p for p in free_params if p.name not in values and p.required
+              and p.kind == "array" and p.item_kind == "string" and not p.enum]
+    said = lower_case_lists(text) if len(wanted) == 1 else []
+    if len(said) == 1:
+        values[wanted[0].name], evidence[wanted[0].name] = [said[0]], 1.0
     if similarity is not None:
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
@@ -357,6 +366,18 @@ def _phrases_by_meaning(
             for j in range(i + 1, min(len(run), i + 3) + 1)
         )
     )
+    # "the theory of evolution", "the law of universal gravitation": a noun and what it is
+    # of, one phrase (the "X of Y" phrase -> its X).
+    fuller = {
+        text[first[-1].start() : second[last].end()]: first[-1].group()
+        for first, second in zip(runs, runs[1:], strict=False)
+        if first and second
+        and re.fullmatch(r"\s+of\s+", text[first[-1].end() : second[0].start()])
+        # "the theory of", not "a sculpture made of": the noun right after its article.
+        and re.search(r"\b(?:the|a|an)\s+$", text[: first[-1].start()], re.I)
+        for last in range(min(len(second), 3))
+    }
+    phrases += [phrase for phrase in fuller if phrase not in phrases]
     if not phrases:
         return
     for param in wanted:
@@ -368,6 +389,10 @@ def _phrases_by_meaning(
         for index in own:
             scores[index] = -1.0
         best = max(range(len(phrases)), key=lambda i: scores[i])
+        # The noun said with what it is of ("theory" of "theory of evolution") is the whole.
+        whole = [i for i, phrase in enumerate(phrases)
+                 if fuller.get(phrase) == phrases[best] and scores[i] >= scores[best] - OF_SLACK]
+        best = max(whole, key=lambda i: scores[i]) if whole else best
         if scores[best] >= PHRASE_SIMILARITY:
             values[param.name] = [phrases[best]]
             phrases.pop(best)

@@ -133,3 +133,77 @@ def said_alike(text: str, first: Any, other: Any) -> bool:
         and mine.group(1).lower() == theirs.group(1).lower()
         and mine.group(1).lower() not in STOPWORDS
     )
+
+
+_LIST_JOIN = re.compile(r"\s*,\s*(?:(?:and|or)\s+(?:also\s+)?)?|\s+(?:and|or)\s+(?:also\s+)?")
+_LOWER_WORD = re.compile(r"[a-z][a-z'\-]*")
+_RELATIVES = frozenset({"that", "which", "who"})
+# Prepositions the stopword list leaves out: "sandpaper near Leeds" ends at "sandpaper".
+_ENDS_ITEM = frozenset(
+    "near around within across along via per without under over than below above inside "
+    "outside toward towards including".split()
+)
+
+
+def lower_case_lists(text: str) -> list[list[str]]:
+    """Lists of lower-case things said with "and"/"or": "uses spinach and goat cheese".
+
+    Each item is one to three lower-case words, none a stopword. The first item starts after
+    a stopword or punctuation, less a leading verb: a word in "-ing" ("selling nails") or
+    the word right after "that"/"which"/"who" ("that uses spinach"). A list of one kind of
+    value said alike ("5 and 7", "Paris and Rome") is a span of its own, not read here.
+    """
+    words = list(re.finditer(r"[A-Za-z][\w'\-]*|[^\sA-Za-z]", text))
+    lists: list[list[str]] = []
+    index = 0
+    while index < len(words):
+        run = _lower_run(words, index)
+        if not run:
+            index += 1
+            continue
+        end = words[run[-1]].end()
+        items = [run]
+        position = run[-1] + 1
+        while position < len(words):
+            join = _LIST_JOIN.match(text, end)
+            if join is None or not join.group().strip():
+                break
+            nxt = next((i for i in range(position, len(words)) if words[i].start() >= join.end()),
+                       None)
+            if nxt is None or words[nxt].start() != join.end():
+                break
+            following = _lower_run(words, nxt)
+            if not following:
+                break
+            items.append(following)
+            end = words[following[-1]].end()
+            position = following[-1] + 1
+        if len(items) > 1:
+            first = items[0]
+            verbs = [i for i, w in enumerate(first) if words[w].group().endswith("ing")]
+            first = first[verbs[-1] + 1:] if verbs else first
+            if first and first[0] > 0 and words[first[0] - 1].group().lower() in _RELATIVES:
+                first = first[1:]
+            if not first:
+                index = position
+                continue
+            items[0] = first
+            lists.append([" ".join(words[i].group() for i in item) for item in items])
+        index = position
+    return lists
+
+
+def _lower_run(words: Sequence[re.Match[str]], start: int) -> list[int]:
+    """The indexes of up to three lower-case non-stopwords in a row from ``start``."""
+    run: list[int] = []
+    index = start
+    while index < len(words) and len(run) < 3:
+        word = words[index].group()
+        if (not _LOWER_WORD.fullmatch(word) or word in STOPWORDS or word in _ENDS_ITEM
+                or word in {"and", "or"}):
+            break
+        if run and words[index].start() - words[index - 1].end() != 1:
+            break
+        run.append(index)
+        index += 1
+    return run

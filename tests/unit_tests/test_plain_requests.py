@@ -719,3 +719,37 @@ def test_a_month_written_with_a_dot_against_its_day_is_a_date() -> None:
     assert bind_schema("Closing price on Mar.11, 2022 please", quote).sets == [
         {"day": "2022-03-11"}]
     assert bind_schema("Closing price on Jun.20,2023", quote).sets == [{"day": "2023-06-20"}]
+
+
+def test_lower_case_things_said_with_and_fill_a_list_of_strings() -> None:
+    from nodes.planning.value_forms import lower_case_lists
+
+    assert lower_case_lists("a salad that uses spinach and goat cheese") == [
+        ["spinach", "goat cheese"]]
+    assert lower_case_lists("a shop selling nails, wood glue and also sandpaper near Leeds") == [
+        ["nails", "wood glue", "sandpaper"]]
+    assert lower_case_lists("drop their phone numbers and home addresses") == [
+        ["phone numbers", "home addresses"]]
+    dish = schema(["city", "ingredients"],
+                  city={**STR, "description": "The city."},
+                  ingredients={"type": "array", "items": STR,
+                               "description": "What the dish must contain."})
+    bound = bind_schema("Find a dinner in Oslo that uses salmon and dill", dish)
+    assert bound.sets == [{"city": "Oslo", "ingredients": ["salmon", "dill"]}]
+    # Two such lists say nothing of which is meant: the value is asked for.
+    bound = bind_schema("Find bread and butter in Oslo that uses salmon and dill", dish)
+    assert bound.missing == ["ingredients"]
+
+
+def test_a_noun_said_with_what_it_is_of_is_one_value() -> None:
+    near = {"theory": 0.40, "theory of evolution": 0.30, "made of marble": 0.9, "marble": 0.5}
+
+    def similarity(query: str, phrases: Any) -> list[float]:
+        return [near.get(phrase, 0.0) for phrase in phrases]
+
+    who = schema(["idea"], idea={**STR, "description": "The idea to look up."})
+    bound = bind_schema("Who first proposed the theory of evolution?", who, similarity=similarity)
+    assert bound.sets == [{"idea": "theory of evolution"}]
+    # "made of" follows a noun, not an article: "made of marble" is no name of a thing.
+    bound = bind_schema("Price a statue made of marble", who, similarity=similarity)
+    assert bound.sets == [{"idea": "marble"}]
