@@ -262,7 +262,7 @@ def _split_named_venue(span: Span, params: Sequence[Param]) -> list[Span]:
 
 
 # ------------------------------------------------------------------------------ scores
-_DATE_WORDS = frozenset({"date", "day", "time", "when", "datetime", "deadline", "month"})
+DATE_WORDS = frozenset({"date", "day", "time", "when", "datetime", "deadline", "month"})
 
 
 def _numeric_fit(kind: str, value: Any) -> float:
@@ -313,7 +313,7 @@ def type_fit(span: Span, param: Param) -> float:
     if numeric and span.text[:1].isalpha():
         return 0.6 * _numeric_fit(kind, value)  # "three circles" counts more than it sets
     if kind == "string":
-        dated = bool(param.name_words & _DATE_WORDS)
+        dated = bool(param.name_words & DATE_WORDS)
         if dated and span.kind not in {"date", "time", "datetime", "keyvalue", "quoted"}:
             return 0.3
         if not dated and span.kind in {"date", "time", "datetime"}:

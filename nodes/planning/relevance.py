@@ -140,7 +140,8 @@ def relevance(text: str, name: str, description: str, schema: Mapping[str, Any])
         spoken = " ".join(re.findall(r"[a-z0-9]+", value.lower()))
         if " " in spoken and re.search(rf"\b{re.escape(spoken)}\b", lowered):
             score += PHRASE_WEIGHT  # "start date" said as one of the values a parameter allows
-    for word in content_words(text):
+    asked = _QUESTION_ASKS.get(lowered.split(" ", 1)[0], frozenset()) & set(words.name)
+    for word in [*content_words(text), *sorted(asked)]:
         if _matches(word, words.name):
             score += NAME_WEIGHT
         elif _matches(word, words.description):
@@ -150,6 +151,15 @@ def relevance(text: str, name: str, description: str, schema: Mapping[str, Any])
         elif words.values and word in words.values:
             score += VALUE_WEIGHT
     return score
+
+
+# A question asks for a kind of value: "When was the Treaty of Lisbon signed?" asks for a
+# date, as a tool that gets an event's date says in its name.
+_QUESTION_ASKS = {
+    "when": frozenset({"date", "time", "year"}),
+    "where": frozenset({"location", "place"}),
+    "who": frozenset({"person", "name"}),
+}
 
 
 def spoken_name(name: str) -> str:

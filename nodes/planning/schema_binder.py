@@ -32,6 +32,7 @@ from nodes.planning.named_values import bind_named_values
 from nodes.planning.object_binding import bind_object_parameters
 from nodes.planning.param_fit import (
     _WEAK,
+    DATE_WORDS,
     STRONG_CUE,
     Param,
     _phrase_after_cue,
@@ -53,8 +54,14 @@ from nodes.planning.param_values import (
 )
 from nodes.planning.request_spans import RANGE_JOIN, Span, context_words, extract_spans
 from nodes.planning.unit_values import unit_parameter_values
-from nodes.planning.value_cues import numbered_siblings, series_position
-from nodes.planning.value_forms import coordinated_phrases, lower_case_lists, said_alike
+from nodes.planning.value_cues import head_word, numbered_siblings, series_position
+from nodes.planning.value_forms import (
+    coordinated_phrases,
+    free_text_after_name,
+    lower_case_lists,
+    said_alike,
+    written_form,
+)
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS, lemmatize
 
@@ -68,6 +75,8 @@ OF_SLACK = 0.15
 # parameter guesses one only with some cue word beside it ("a volume level of 0.8").
 NUMBER_GUESS_CUE = 0.4
 _NUMERIC = frozenset({"number", "money", "percent"})
+# Values of a type of their own, which free text may hold ("call the dentist at 3 pm").
+_TYPED = frozenset({"number", "money", "percent", "date", "time", "datetime"})
 # Two parameters exchange their values only when the sum of their pair scores gains this much.
 _SWAP_MARGIN = 0.2
 Similarity = Callable[[str, Sequence[str]], Sequence[float]]
@@ -175,6 +184,9 @@ def bind_schema(
         param = next(p for p in params if p.name == name)
         values[name], evidence[name] = [span_value(item, param)], 2.0
         used.update(i for i, (span, _) in enumerate(atoms) if span is item)
+    # "at 4:45 PM" for an hour and a minute parameter: the clock as said, one part each.
+    for name, part in _clock_parts(found, [p for p in params if p.name not in values]).items():
+        values[name], evidence[name] = [part], 1.0
     # A list whose items fill a numbered series of parameters (side1, side2, side3) in order;
     # each further list of that shape is another argument set ("(45, 60) and (81, 27)").
     filled: list[Param] = []
@@ -220,6 +232,13 @@ def bind_schema(
         by_name = {p.name: p for p in free_params}
         for name, index in assigned.items():
             value = span_value(atoms[index][0], by_name[name])
+            span, param = atoms[index][0], by_name[name]
+            if span.kind in _TYPED and param.kind == "string" and not param.enum \
+                    and not param.identifier and not param.name_words & DATE_WORDS \
+                    and written_form(param.name_words, param.schema) is None:
+                # "a note with body call the dentist at 3 pm": the time is inside the body.
+                value = free_text_after_name(text, param.name_words, span.start,
+                                             span.end) or value
             values[name] = [[value]] if by_name[name].kind == "array" else [value]
             evidence[name] = scores[name]
             used.add(index)
@@ -272,6 +291,20 @@ def bind_schema(
         keep = used_list_ranges(found, {n: [v.get(n) for v in sets] for n in sets[0]})
         sets = repeated_sets(text, sets, bind_stretch, keep=keep, strongest=segment) or sets
     return Binding(sets=sets, missing=missing, evidence=evidence)
+
+
+def _clock_parts(found: Sequence[Span], params: Sequence[Param]) -> dict[str, int]:
+    """The hour and minute of the one clock time said, for integer hour/minute parameters."""
+    parts = {word: [p for p in params if p.kind == "integer" and head_word(p.name) == word]
+             for word in ("hour", "minute")}
+    times = [s for s in found if s.kind == "time"]
+    if len(times) != 1 or any(len(named) != 1 for named in parts.values()):
+        return {}
+    clock = re.match(r"\s*(\d{1,2})(?::(\d{2}))?", str(times[0].value))
+    if clock is None:
+        return {}
+    return {parts["hour"][0].name: int(clock.group(1)),
+            parts["minute"][0].name: int(clock.group(2) or 0)}
 
 
 _RANGE_START = re.compile(r"\b(?:from|between)\s*$", re.I)

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from stores.language.keywords import STOPWORDS, tokenize
+from stores.language.identifiers import singular
+from stores.language.keywords import STOPWORDS, lemmatize, tokenize
 from stores.language.lexicon import Lexicon
 
 # How a schema says which written form a string takes: JSON Schema's ``format``, or a word of
@@ -207,3 +208,33 @@ def _lower_run(words: Sequence[re.Match[str]], start: int) -> list[int]:
         run.append(index)
         index += 1
     return run
+
+
+_NAME_LINKS = r"(?:\s*[:=]\s*|\s+(?:(?:is|of|as|says?|reads?)\s+)?)"
+
+
+def free_text_after_name(text: str, name_words: AbstractSet[str], span_start: int,
+                         span_end: int) -> str | None:
+    """The words after a parameter's name, to the end of their clause, around a value found.
+
+    "a note with body call the dentist at 3 pm": a time was found for ``body``, but the
+    name is followed by free text that holds it, and the text is the value. None when the
+    value is right after the name with nothing more in its clause ("label Gym at 6 am":
+    "at 6 am" is another value's).
+    """
+    for word in re.finditer(r"[A-Za-z][\w'\-]*", text[:span_start]):
+        if lemmatize(singular(word.group().lower())) not in name_words:
+            continue
+        link = re.compile(_NAME_LINKS).match(text, word.end())
+        if link is None:
+            continue
+        start = link.end()
+        stop = re.compile(r"[,.;!?\n]|\s+(?:then|and then)\b").search(text, span_end)
+        end = stop.start() if stop else len(text)
+        stretch = text[start:end].strip()
+        between = [w.lower() for w in re.findall(r"[A-Za-z][\w'\-]*", text[start:span_start])]
+        said = [w for w in between if w not in STOPWORDS and w not in {"id", "number", "no"}
+                and lemmatize(singular(w)) not in name_words]
+        if said and not text[start:span_start].strip()[:1].isupper():
+            return stretch  # the clause says more before the value: the value is inside it
+    return None

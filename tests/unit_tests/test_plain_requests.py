@@ -753,3 +753,40 @@ def test_a_noun_said_with_what_it_is_of_is_one_value() -> None:
     # "made of" follows a noun, not an article: "made of marble" is no name of a thing.
     bound = bind_schema("Price a statue made of marble", who, similarity=similarity)
     assert bound.sets == [{"idea": "marble"}]
+
+
+def test_free_text_after_its_parameter_name_is_taken_whole() -> None:
+    note = schema(["body"], body={**STR, "description": "What the note says."},
+                  pinned={"type": "boolean", "description": "Pin the note."})
+    bound = bind_schema("Add a note with body call the dentist at 3 pm", note)
+    assert bound.sets == [{"body": "call the dentist at 3 pm"}]
+    bound = bind_schema("Add a note, body: buy 2 loaves, then pin it", note)
+    assert bound.sets[0]["body"] == "buy 2 loaves"
+    # A value right after the name with nothing more is that value alone.
+    timer = schema(["label", "at"], label={**STR, "description": "The label."},
+                   at={**STR, "description": "The time, e.g. 7 am."})
+    bound = bind_schema("Set an alarm with label Gym at 6 am", timer)
+    assert bound.sets == [{"label": "Gym", "at": "6 am"}]
+    # An identifier or a date said after its name stays the value alone.
+    ticket = schema(["ticket_id", "due_date"], ticket_id={**STR, "description": "The ticket."},
+                    due_date={**STR, "description": "When it is due."})
+    bound = bind_schema("Move the ticket with id 5463 to due date from 3 March 2025", ticket)
+    assert bound.sets[0]["ticket_id"] == "5463"
+
+
+def test_a_clock_time_fills_hour_and_minute_parameters() -> None:
+    angle = schema(["hours", "minutes"], hours={**INT, "description": "The hour shown."},
+                   minutes={**INT, "description": "The minute shown."})
+    assert bind_schema("What angle do the hands make at 4:45 PM?", angle).sets == [
+        {"hours": 4, "minutes": 45}]
+    assert bind_schema("the angle of the hands at 11 am", angle).sets == [
+        {"hours": 11, "minutes": 0}]
+
+
+def test_a_when_question_fits_a_tool_that_gets_a_date() -> None:
+    dated = schema(["battle"], battle={**STR, "description": "The name of the battle."})
+    text = "When was the Siege of Orleans?"
+    assert relevance(text, "get_battle_date", "Look up a battle.", dated) >= MIN_RELEVANCE
+    # The question word counts only for a tool named for what it asks.
+    assert relevance(text, "get_battle_casualties", "Look up a battle.", dated) < (
+        relevance(text, "get_battle_date", "Look up a battle.", dated))
