@@ -72,8 +72,9 @@ _ABBREVIATION = re.compile(
     re.I,
 )
 # A word of at most three letters before a stop that the next word goes on from in lower
-# case is shortened ("3000 sq ft. in New York", "5 min. later"), no sentence's end.
-_SHORTENED_WORD = re.compile(r"(?<![\w.])[A-Za-z]{1,3}\.$")
+# case is shortened ("3000 sq ft. in New York", "5 min. later", "Washington, D.C. in miles"),
+# no sentence's end.
+_SHORTENED_WORD = re.compile(r"(?<![\w.])(?:[A-Za-z]{1,3}|(?:[A-Za-z]\.)+[A-Za-z])\.$")
 _STRONG_SPLIT = re.compile(
     r"\s*(?:,\s*)?\b(?:and\s+)?(?:then|afterwards|after\s+that|after\s+which|after\s+this(?!\s+\d)|"
     r"subsequently|finally|lastly|once\s+(?:that'?s\s+|that\s+is\s+|it'?s\s+|it\s+is\s+)?"

@@ -97,7 +97,7 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
                        for m in re.finditer(rf"(?<![\w]){re.escape(o)}(?![\w])", text))
         return list(dict.fromkeys(option for _, option in exact))
     lowered = text.lower()
-    found: list[tuple[int, Any]] = []
+    found: list[tuple[int, int, Any]] = []
     words = [
         (m.start(), lemmatize(singular(m.group()))) for m in re.finditer(r"[a-z0-9]+", lowered)
     ]
@@ -116,5 +116,8 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
                 if width and tuple(w for _, w in words[i : i + width]) == lemmas
                 and all(len(w) > 2 for w in lemmas)
             ]
-        found.extend((start, option) for start in hits)
-    return list(dict.fromkeys(option for _, option in sorted(found)))
+        found.extend((start, start + len(spoken), option) for start in hits)
+    # "like new" names "Like New", not "New" as well: a value inside a longer one said is not.
+    said = [(start, end, option) for start, end, option in found
+            if not any(s <= start and end <= e and e - s > end - start for s, e, _ in found)]
+    return list(dict.fromkeys(option for _, _, option in sorted(said)))

@@ -259,3 +259,12 @@ def test_a_where_clause_that_describes_is_no_question_of_its_own() -> None:
     planned = _planned("Work out the concentration of a mixture with a strength of 0.8, where the "
                        "stock dilution is 4 times.", MIXTURE)
     assert [(c["strength"], c["dilution"]) for c in planned] == [(0.8, 4)]
+
+
+def test_dotted_initials_before_a_lower_case_word_end_no_sentence() -> None:
+    from nodes.parsing.splitting import _split_sentences
+
+    assert _split_sentences("How far is Austin from Washington, D.C. in miles?") == [
+        "How far is Austin from Washington, D.C. in miles?"]
+    assert _split_sentences("I moved to the U.K. Find me a bank.") == [
+        "I moved to the U.K.", "Find me a bank."]

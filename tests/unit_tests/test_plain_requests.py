@@ -790,3 +790,13 @@ def test_a_when_question_fits_a_tool_that_gets_a_date() -> None:
     # The question word counts only for a tool named for what it asks.
     assert relevance(text, "get_battle_casualties", "Look up a battle.", dated) < (
         relevance(text, "get_battle_date", "Look up a battle.", dated))
+
+
+def test_an_enum_value_inside_a_longer_one_said_is_not_said() -> None:
+    from nodes.planning.enum_values import enum_mentions
+    from nodes.planning.param_fit import describe_params
+
+    [state] = describe_params(schema(["state"], state={
+        **STR, "enum": ["New", "Like New", "Used"], "description": "The condition."}))
+    assert enum_mentions("Price my old camera, like new", state) == ["Like New"]
+    assert enum_mentions("one new and one used", state) == ["New", "Used"]
