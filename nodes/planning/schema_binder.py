@@ -69,7 +69,7 @@ __all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
 
 # How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
 PHRASE_SIMILARITY = 0.3
-# How much less near in meaning "X of Y" may be than "X" and still be the value said.
+# How much less near in meaning "X of Y" or "Z X" may be than "X" and still be the value said.
 OF_SLACK = 0.15
 # A bare number says nothing of what it is ("account 654321", "delivery 2"): a read's optional
 # parameter guesses one only with some cue word beside it ("a volume level of 0.8").
@@ -178,6 +178,14 @@ def bind_schema(
                 values[param.name] = [[coerce(atoms[i][0].value, param) for i in members]]
             evidence[param.name] = best_group[0]
             used.update(members)
+    # A required list of strings with no list of values said takes the one lower-case list
+    # the request says ("a lunch that uses chicken and mushrooms"), before a lone name could
+    # stand for it ("tomatoes and lettuce at the Whole Foods"); with two lists it is asked for.
+    wanted = [p for p in params if p.name not in values and p.required
+              and p.kind == "array" and p.item_kind == "string" and not p.enum]
+    said = lower_case_lists(text) if len(wanted) == 1 else []
+    if len(said) == 1:
+        values[wanted[0].name], evidence[wanted[0].name] = [said[0]], 1.0
     # "its base and height as 6cm and 10cm": the names, then their values in the same order.
     in_order = values_named_in_order(text, found, [p for p in params if p.name not in values])
     for name, item in (in_order or {}).items():
@@ -253,13 +261,6 @@ def bind_schema(
             # "the proteins of the nucleus, mitochondria, and cytoplasm": one value each.
             values[param.name] = [phrase.value, *coordinated_phrases(text, phrase.end)]
             evidence[param.name] = 1.0
-    # A required list of strings still empty takes the one lower-case list the request says
-    # ("a lunch that uses chicken and mushrooms"); with two lists it is asked for.
-    wanted = [p for p in free_params if p.name not in values and p.required
-              and p.kind == "array" and p.item_kind == "string" and not p.enum]
-    said = lower_case_lists(text) if len(wanted) == 1 else []
-    if len(said) == 1:
-        values[wanted[0].name], evidence[wanted[0].name] = [said[0]], 1.0
     if similarity is not None:
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
@@ -422,9 +423,11 @@ def _phrases_by_meaning(
         for index in own:
             scores[index] = -1.0
         best = max(range(len(phrases)), key=lambda i: scores[i])
-        # The noun said with what it is of ("theory" of "theory of evolution") is the whole.
+        # The noun said with what it is of ("theory" of "theory of evolution") or with the
+        # words before it ("membrane" of "the plasma membrane") is the whole.
         whole = [i for i, phrase in enumerate(phrases)
-                 if fuller.get(phrase) == phrases[best] and scores[i] >= scores[best] - OF_SLACK]
+                 if (fuller.get(phrase) == phrases[best] or phrase.endswith(" " + phrases[best]))
+                 and scores[i] >= scores[best] - OF_SLACK]
         best = max(whole, key=lambda i: scores[i]) if whole else best
         if scores[best] >= PHRASE_SIMILARITY:
             values[param.name] = [phrases[best]]

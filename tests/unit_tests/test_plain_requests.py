@@ -736,6 +736,12 @@ def test_lower_case_things_said_with_and_fill_a_list_of_strings() -> None:
                                "description": "What the dish must contain."})
     bound = bind_schema("Find a dinner in Oslo that uses salmon and dill", dish)
     assert bound.sets == [{"city": "Oslo", "ingredients": ["salmon", "dill"]}]
+    # A lone name is no list of things: "at the Fresh Market" is where, not what.
+    basket = schema(["products"], products={"type": "array", "items": STR,
+                                            "description": "The products to price."},
+                    city={**STR, "description": "The city."})
+    bound = bind_schema("Price plums and green beans at the Fresh Market in Leeds", basket)
+    assert bound.sets[0]["products"] == ["plums", "green beans"]
     # Two such lists say nothing of which is meant: the value is asked for.
     bound = bind_schema("Find bread and butter in Oslo that uses salmon and dill", dish)
     assert bound.missing == ["ingredients"]
@@ -753,6 +759,18 @@ def test_a_noun_said_with_what_it_is_of_is_one_value() -> None:
     # "made of" follows a noun, not an article: "made of marble" is no name of a thing.
     bound = bind_schema("Price a statue made of marble", who, similarity=similarity)
     assert bound.sets == [{"idea": "marble"}]
+
+
+def test_a_noun_said_with_the_words_before_it_is_one_value() -> None:
+    near = {"membrane": 0.45, "nuclear membrane": 0.38, "names": 0.05}
+
+    def similarity(query: str, phrases: Any) -> list[float]:
+        return [near.get(phrase, 0.0) for phrase in phrases]
+
+    part = schema(["part"], part={**STR, "description": "The part of the cell."})
+    bound = bind_schema("List the names of proteins in the nuclear membrane", part,
+                        similarity=similarity)
+    assert bound.sets == [{"part": "nuclear membrane"}]
 
 
 def test_free_text_after_its_parameter_name_is_taken_whole() -> None:
