@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -252,6 +252,28 @@ def _recorder(name: str, calls: list[dict[str, Any]]) -> Callable[..., dict[str,
     return record
 
 
+def in_plan_order(
+    calls: list[dict[str, Any]], plan: Sequence[Mapping[str, Any]], names: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """The recorded calls in the order the plan lists them, not the order they finished in.
+
+    Independent calls run in parallel and finish in any order; the plan keeps the order the
+    request said them in. A recorded call is matched to the first planned call of its function
+    whose literal arguments it has; calls matched to none keep their order, after the rest.
+    """
+    rest = list(calls)
+    ordered: list[dict[str, Any]] = []
+    for planned in plan:
+        name = names.get(str(planned.get("tool_id")))
+        literal = {param: source["value"] for param, source in (planned.get("args") or {}).items()
+                   if isinstance(source, Mapping) and "value" in source}
+        for index, call in enumerate(rest):
+            if name in call and all(call[name].get(k) == v for k, v in literal.items()):
+                ordered.append(rest.pop(index))
+                break
+    return ordered + rest
+
+
 class BfclRunner:
     """Runs cases through zspace's graph with one shared index (re-synced per case)."""
 
@@ -322,6 +344,7 @@ class BfclRunner:
                 session = Session(graph, deps, entry="bfcl", answer=answer)
                 outcome = await session.run(case_request(case), context)
             run.answer = str(outcome.values.get("answer") or "")
+            run.calls[:] = in_plan_order(run.calls, outcome.values.get("plan") or [], names)
             if outcome.interrupt is not None and not questions:
                 questions.append(str(outcome.interrupt.get("question") or ""))
             run.question = questions[0] if questions else None

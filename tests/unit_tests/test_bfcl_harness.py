@@ -74,3 +74,15 @@ def test_failure_causes_read_the_calls_against_the_expected_ones() -> None:
     assert failure_cause("simple_python", case, [{"f": {"a": 3}}]) == "wrong value"
     assert failure_cause("simple_python", case, [{"f": {"a": 1, "c": 0}}]) == "extra value"
     assert failure_cause("irrelevance", {}, [{"f": {}}]) == "wrong tool"
+
+
+def test_recorded_calls_are_listed_in_the_order_the_plan_says_them() -> None:
+    from bench.evaluation.bfcl import in_plan_order
+
+    finished = [{"price": {"company": "Apple"}}, {"price": {"company": "Microsoft"}},
+                {"other": {"x": 1}}]
+    plan = [{"tool_id": "bfcl/price", "args": {"company": {"value": "Microsoft"}}},
+            {"tool_id": "bfcl/price", "args": {"company": {"value": "Apple"}}}]
+    names = {"bfcl/price": "price"}
+    assert in_plan_order(finished, plan, names) == [
+        {"price": {"company": "Microsoft"}}, {"price": {"company": "Apple"}}, {"other": {"x": 1}}]
