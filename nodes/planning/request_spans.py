@@ -245,14 +245,18 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         value = value * {"k": 1000, "thousand": 1000, "m": 1e6, "million": 1e6, "billion": 1e9}.get(
             scale, 1
         )
+        start = match.start()
+        # "cash flows of -$100, $40": a minus before the currency sign (not "$5-$10", a range).
+        if re.search(r"(?:^|[\s,(\[:])[-−]$", text[max(0, start - 2) : start]):
+            value, start = -value, start - 1
         _add(
             spans,
             taken,
             Span(
                 "money",
                 value,
-                match.group(),
-                match.start(),
+                text[start : match.end()],
+                start,
                 match.end(),
                 unit="USD" if "$" in match.group() else None,
             ),

@@ -818,3 +818,12 @@ def test_an_enum_value_inside_a_longer_one_said_is_not_said() -> None:
         **STR, "enum": ["New", "Like New", "Used"], "description": "The condition."}))
     assert enum_mentions("Price my old camera, like new", state) == ["Like New"]
     assert enum_mentions("one new and one used", state) == ["New", "Used"]
+
+
+def test_a_minus_before_a_currency_sign_makes_the_amount_negative() -> None:
+    flows = schema(["flows"], flows={"type": "array", "items": {"type": "number"},
+                                     "description": "Cash flows, the outlay first."})
+    assert bind_schema("Rate of return of flows -$250, $80, $90 and $120", flows).sets == [
+        {"flows": [-250, 80, 90, 120]}]
+    # A dash between two amounts is a range, not a sign.
+    assert [s.value for s in extract_spans("rooms for $5-$10")] == [5, 10]
