@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -592,6 +593,57 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         else:
             score -= 1.0
     return score
+
+
+# Name words too general to say what the word before them is ("the hotel name", "a room type").
+_GENERAL_NAME_WORDS = frozenset({"name", "id", "type", "number", "value", "data", "info"})
+
+
+# Words before a noun that say how many or which, not what: "different missions".
+_VAGUE = frozenset(
+    "different various several other same certain specific particular many multiple such "
+    "given following more most few new old".split()
+)
+
+
+def phrase_before_name(
+    text: str, param: Param, taken: Sequence[Span], exclude: AbstractSet[str] = frozenset()
+) -> Span | None:
+    """The word said right before the parameter's name: "simpson" of "using simpson method".
+
+    One lower-case word (with a number before it: "24 hour format"), not a stopword, not a
+    verb in "-ing", no word of the tool's own name (``exclude``: "chord progression" of a
+    chord progression tool), not inside another value; the name not going on with "of" ("the
+    method of ...": what follows says it).
+    """
+    if param.kind != "string" or param.enum or param.closed or param.identifier:
+        return None
+    words = list(re.finditer(r"[A-Za-z0-9][\w'\-]*", text))
+    for index, word in enumerate(words[1:], start=1):
+        lemma = lemmatize(singular(word.group().lower()))
+        if lemma not in param.name_words or lemma in _GENERAL_NAME_WORDS:
+            continue
+        if re.match(r"\s+of\b", text[word.end() :]):
+            continue
+        before = words[index - 1]
+        said = before.group()
+        if (
+            text[before.end() : word.start()] != " "
+            or not re.fullmatch(r"[a-z][a-z\-]*", said)
+            or said in STOPWORDS or said in _WEAK or said in _VAGUE or said.endswith("ing")
+            or lemmatize(singular(said)) in param.name_words | exclude
+        ):
+            continue
+        start = before.start()
+        if index >= 2 and words[index - 2].group().isdigit() and (
+            text[words[index - 2].end() : start] == " "
+        ):
+            start = words[index - 2].start()
+        if any(not (before.end() <= s.start or start >= s.end) for s in taken):
+            continue
+        return Span("phrase", text[start : before.end()], text[start : before.end()], start,
+                    before.end())
+    return None
 
 
 def _phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | None:

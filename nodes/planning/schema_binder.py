@@ -40,6 +40,7 @@ from nodes.planning.param_fit import (
     content_words,
     cue_score,
     describe_params,
+    phrase_before_name,
     place_cue_after_venue,
     places_after_venues,
     places_for,
@@ -261,6 +262,16 @@ def bind_schema(
             # "the proteins of the nucleus, mitochondria, and cytoplasm": one value each.
             values[param.name] = [phrase.value, *coordinated_phrases(text, phrase.end)]
             evidence[param.name] = 1.0
+    # An optional free-text parameter said as the noun after its value: "using simpson
+    # method", "with a city view".
+    for param in free_params:
+        if param.name in values or param.required or param.name_words & DATE_WORDS:
+            continue
+        if written_form(param.name_words, param.schema) is not None:
+            continue
+        before = phrase_before_name(text, param, [atoms[i][0] for i in used], exclude)
+        if before is not None:
+            values[param.name], evidence[param.name] = [before.value], 1.0
     if similarity is not None:
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)

@@ -827,3 +827,22 @@ def test_a_minus_before_a_currency_sign_makes_the_amount_negative() -> None:
         {"flows": [-250, 80, 90, 120]}]
     # A dash between two amounts is a range, not a sign.
     assert [s.value for s in extract_spans("rooms for $5-$10")] == [5, 10]
+
+
+def test_an_optional_value_said_right_before_its_parameter_name() -> None:
+    integrate = schema(["function"], function={**STR, "description": "The function."},
+                       method={**STR, "description": "The numerical method to use."})
+    bound = bind_schema("Integrate 'x**2' from 0 to 2 using trapezoid method", integrate)
+    assert bound.sets[0]["method"] == "trapezoid"
+    room = schema(["hotel"], hotel={**STR, "description": "The hotel."},
+                  view={**STR, "description": "The view from the room."},
+                  clock={**STR, "description": "How times are shown."})
+    bound = bind_schema("Book the Grand Hotel showing a 24 hour clock, with a garden view", room)
+    assert bound.sets[0] == {"hotel": "Grand Hotel", "view": "garden", "clock": "24 hour"}
+    # "different rewards" says which, not what; the tool's own words are no value either.
+    quest = schema(["game"], game={**STR, "description": "The game."},
+                   reward={**STR, "description": "A reward kind."},
+                   style={**STR, "description": "The style."})
+    bound = bind_schema("In the game Zelda, list different rewards in chess style", quest,
+                        exclude={"chess"})
+    assert bound.sets[0] == {"game": "Zelda"}
