@@ -63,7 +63,8 @@ FUZZY_WORD = 88
 _WEAK = frozenset(
     """the a an of to in for is be it this that which value given specified default type
     float integer int string number list array object optional required parameter name
-    whether if use used format e g ie etc by on at with from as and or not its their""".split()
+    whether if use used format e g ie etc by on at with from as and or not its their many much
+    including""".split()
 )
 _ALLOWED = re.compile(r"['\"]([^'\"]{1,40})['\"]")
 

@@ -162,7 +162,7 @@ def bind_schema(
         if len(lists) > 1 and sum(p.kind == "array" and p.name not in values
                                   for p in params) == 1:
             # "the first set is [1, 2], the second [3, 4]": one call per list.
-            values[param.name] = [list(atoms[i][0].value) for i in lists]
+            values[param.name] = [_items_as(atoms[i][0].value, param) for i in lists]
             evidence[param.name] = 1.0
             used.update(lists)
         elif best_group is None and (ends := _range_ends(text, atoms, used, param)):
@@ -174,7 +174,7 @@ def bind_schema(
             members = best_group[1]
             first = atoms[members[0]][0]
             if first.kind == "json":
-                values[param.name] = [list(first.value)]
+                values[param.name] = [_items_as(first.value, param)]
             else:
                 values[param.name] = [[coerce(atoms[i][0].value, param) for i in members]]
             evidence[param.name] = best_group[0]
@@ -341,6 +341,11 @@ def _range_ends(
         and atoms[first][0].key == atoms[second][0].key
     ]
     return found[0] if len(found) == 1 else []
+
+
+def _items_as(items: Sequence[Any], param: Param) -> list[Any]:
+    """A bracketed list's items in the array's item type ("[12, 15]" of floats: 12.0, 15.0)."""
+    return [item if isinstance(item, list | dict) else coerce(item, param) for item in items]
 
 
 def _json_lists(

@@ -846,3 +846,11 @@ def test_an_optional_value_said_right_before_its_parameter_name() -> None:
     bound = bind_schema("In the game Zelda, list different rewards in chess style", quest,
                         exclude={"chess"})
     assert bound.sets[0] == {"game": "Zelda"}
+
+
+def test_a_bracketed_list_takes_the_item_type_of_its_array() -> None:
+    mean = schema(["values"], values={"type": "array", "items": {"type": "number"},
+                                      "description": "The numbers."})
+    [bound] = bind_schema("Average of [12, 15, 18]", mean).sets
+    assert bound["values"] == [12.0, 15.0, 18.0]
+    assert all(isinstance(v, float) for v in bound["values"])
