@@ -556,7 +556,15 @@ def _group_lists(text: str, atoms: list[Span]) -> list[Span]:
                 continue
             run = run[:1]
             stop = index + 1
-        if len(run) > 1:
+        pairs = _pairs_said(text, run)
+        if pairs:
+            # "3 and 4, 5 and 12": two pairs, not one list of four.
+            grouped.extend(
+                Span("list", [s.value for s in pair], text[pair[0].start : pair[-1].end],
+                     pair[0].start, pair[-1].end, items=tuple(pair))
+                for pair in pairs
+            )
+        elif len(run) > 1:
             grouped.append(
                 Span(
                     "list",
@@ -571,6 +579,23 @@ def _group_lists(text: str, atoms: list[Span]) -> list[Span]:
             grouped.append(run[0])
         index = stop
     return grouped
+
+
+def _pairs_said(text: str, run: list[Span]) -> list[list[Span]]:
+    """Groups of a run said "A and B, C and D": "and" inside each, commas between; [] else."""
+    if len(run) < 4:
+        return []
+    groups: list[list[Span]] = [[run[0]]]
+    for before, item in zip(run, run[1:], strict=False):
+        gap = text[before.end : item.start]
+        if "," in gap:
+            groups.append([item])
+        elif re.fullmatch(r"\s*(?:and|or|&)\s*", gap, re.I):
+            groups[-1].append(item)
+        else:
+            return []
+    sizes = {len(group) for group in groups}
+    return groups if len(groups) > 1 and len(sizes) == 1 and sizes != {1} else []
 
 
 def _compatible(first: Span, other: Span) -> bool:

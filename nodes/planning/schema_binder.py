@@ -274,6 +274,17 @@ def bind_schema(
             values[param.name], evidence[param.name] = [before.value], 1.0
     if similarity is not None:
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
+    # "the colour values for navy, purple and maroon": a lower-case value said in a list with
+    # others of its kind is one of the values asked for, each another call. Three at least:
+    # "medium to oil and change size" joins two clauses, not two values.
+    said_lists = [items for items in lower_case_lists(text) if len(items) >= 3]
+    for param in params:
+        chosen = values.get(param.name)
+        if param.kind != "string" or param.enum or not chosen or len(chosen) != 1:
+            continue
+        holding = [items for items in said_lists if chosen[0] in items]
+        if len(holding) == 1:
+            values[param.name] = list(holding[0])
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
     bind_object_parameters(text, params, values, bind_schema)
     unit_parameter_values(text, found, params, values)

@@ -854,3 +854,28 @@ def test_a_bracketed_list_takes_the_item_type_of_its_array() -> None:
     [bound] = bind_schema("Average of [12, 15, 18]", mean).sets
     assert bound["values"] == [12.0, 15.0, 18.0]
     assert all(isinstance(v, float) for v in bound["values"])
+
+
+def test_numbers_said_in_pairs_are_one_call_per_pair() -> None:
+    legs = schema(["a", "b"], a={**INT, "description": "One leg."},
+                  b={**INT, "description": "The other leg."})
+    assert bind_schema("Hypotenuses of legs 6 and 8, 9 and 40", legs).sets == [
+        {"a": 6, "b": 8}, {"a": 9, "b": 40}]
+    # A plain list of four stays one list.
+    assert [s.kind for s in extract_spans("the values 1, 2, 3 and 4")] == ["list"]
+
+
+def test_a_lower_case_value_listed_with_others_is_one_call_each() -> None:
+    shade = schema(["shade"], shade={**STR, "description": "The shade to convert."})
+
+    def similarity(query: str, phrases: Any) -> list[float]:
+        return [0.5 if phrase == "coral" else 0.1 for phrase in phrases]
+
+    bound = bind_schema("What are the hex codes for teal, coral and olive?", shade,
+                        similarity=similarity)
+    assert [s["shade"] for s in bound.sets] == ["teal", "coral", "olive"]
+    # Two things joined by "and" may be two clauses: "to oil and change size".
+    paint = schema(["medium"], medium={**STR, "description": "The medium."},
+                   size={**STR, "description": "The size."})
+    bound = bind_schema("Change the medium to oil and change size to 12x18", paint)
+    assert bound.sets == [{"medium": "oil", "size": "12x18"}]
