@@ -31,7 +31,7 @@ from nodes.planning.value_forms import (
     named_by_verb,
     written_form,
 )
-from stores.language.codes import CodeKind, codes_of
+from stores.language.codes import CodeKind, codes_of, is_country_code
 from stores.language.cues import english_words_of
 from stores.language.identifiers import (
     identifier_base,
@@ -464,6 +464,8 @@ def _self_cue(span: Span, param: Param) -> float:
     for kind, said in _KIND_WORDS.items():
         if param.name_words & said and codes_of(span.value, kind):
             return SELF_CUE  # "United States" is a country, "Spanish" a language
+    if param.name_words & _KIND_WORDS["country"] and is_country_code(span.value):
+        return SELF_CUE  # "London, UK": the UK is the country
     words = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z]+", span.value)]
     if len(words) < 2:
         return 0.0

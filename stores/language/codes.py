@@ -76,6 +76,20 @@ def codes_of(name: str, kind: CodeKind) -> tuple[str, ...]:
     return _tables()[kind].get(_plain(name), ())
 
 
+# Country codes in common use that ISO 3166 spells otherwise.
+_COUNTRY_ALIASES = {"UK": "GB"}
+
+
+def is_country_code(written: str) -> bool:
+    """Whether a name written in capitals is a country's code ("UK", "USA", "DE")."""
+    if not written.isupper() or not 2 <= len(written) <= 3 or not written.isalpha():
+        return False
+    code = _COUNTRY_ALIASES.get(written, written)
+    found = (pycountry.countries.get(alpha_2=code) if len(code) == 2
+             else pycountry.countries.get(alpha_3=code))
+    return found is not None
+
+
 def code_in(text: str, options: Sequence[str]) -> tuple[str, int] | None:
     """The option (a code) whose name the text says, and where the name starts.
 

@@ -879,3 +879,13 @@ def test_a_lower_case_value_listed_with_others_is_one_call_each() -> None:
                    size={**STR, "description": "The size."})
     bound = bind_schema("Change the medium to oil and change size to 12x18", paint)
     assert bound.sets == [{"medium": "oil", "size": "12x18"}]
+
+
+def test_a_country_code_after_a_city_is_the_country() -> None:
+    clock = schema(["city", "country"],
+                   city={**STR, "description": "The city you want the current time for."},
+                   country={**STR, "description": "The country the city is in."})
+    for text, city, country in (("What time is it currently in Leeds, UK in 24 hour format?",
+                                 "Leeds", "UK"),
+                                ("Local time in Lyon, FRA in 12 hour format", "Lyon", "FRA")):
+        assert bind_schema(text, clock).sets == [{"city": city, "country": country}]
