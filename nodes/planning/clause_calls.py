@@ -132,7 +132,10 @@ def _absorb_restatement(call: PlannedCall, core: PlannedCall) -> bool:
         "from_call" in source for source in (*call["args"].values(), *core["args"].values())
     ):
         return False
-    theirs, mine = call["args"], core["args"]
+    theirs = call["args"]
+    # What the clause says itself; a leftover number it guessed or a value it took from
+    # another clause ("area" 5 beside "rooms as 5") is no value of its own to disagree with.
+    mine = {p: source for p, source in core["args"].items() if not _borrowed(source)}
     if any(p in theirs and not _same_value(theirs[p], mine[p]) for p in mine):
         return False
     if not set(mine) & set(theirs) or (set(mine) - set(theirs) and set(theirs) - set(mine)):
@@ -141,6 +144,14 @@ def _absorb_restatement(call: PlannedCall, core: PlannedCall) -> bool:
         if param not in theirs or _fuller(source.get("value"), theirs[param].get("value")):
             theirs[param] = source
     return True
+
+
+def _borrowed(source: ArgSource) -> bool:
+    """Whether a value is a guess or another clause's, not what its own clause said."""
+    origin, value = str(source.get("origin", "")), source.get("value")
+    # "text" is also an enum value the clause names: only a bare number there is a guess.
+    leftover = origin == "text" and isinstance(value, int | float) and not isinstance(value, bool)
+    return leftover or origin.startswith("elsewhere:")
 
 
 def _same_value(first: ArgSource, second: ArgSource) -> bool:

@@ -268,3 +268,21 @@ def test_dotted_initials_before_a_lower_case_word_end_no_sentence() -> None:
         "How far is Austin from Washington, D.C. in miles?"]
     assert _split_sentences("I moved to the U.K. Find me a bank.") == [
         "I moved to the U.K.", "Find me a bank."]
+
+
+def test_a_clause_that_only_gives_more_values_of_the_call_before_is_no_call_of_its_own() -> None:
+    from nodes.planning.clause_calls import restated_call
+
+    def call(sub: str, **args: tuple[object, str]) -> Any:
+        return {"call_id": sub, "sub_intent_id": sub, "role": "core", "tool_id": "t/house",
+                "args": {k: {"value": v, "origin": o} for k, (v, o) in args.items()}}
+
+    first = call("s1", area=(1800, "span:area"), city=("Leeds", "span:city"),
+                 rooms=(3, "elsewhere:rooms"))
+    # "number of rooms as 3": the same rooms; its leftover number 3 guessed for the area and
+    # the city taken from the first clause are no values of its own.
+    second = call("s2", rooms=(3, "span:rooms"), area=(3, "text"), city=("Leeds", "elsewhere:city"))
+    assert restated_call(second, [first]) is first
+    # A value the clause says itself and the first call says otherwise: two asks.
+    other = call("s2", rooms=(4, "span:rooms"))
+    assert restated_call(other, [first]) is None
