@@ -624,6 +624,8 @@ class RulePlanner:
             return
         entities = extract_entities(sub["text"], self.lexicon)
         named = [*(sub.get("entities") or {}).values(), *entities["named"].values()]
+        # A number already given to another parameter of the call is no leftover.
+        named += [source.get("value") for source in args.values()]
         taken = {number for number in (_as_float(v) for v in named) if number is not None}
         leftovers = [float(n) for n in entities["numbers"]]
         leftovers += [float(a["value"]) for a in entities["amounts"]]

@@ -286,3 +286,16 @@ def test_a_clause_that_only_gives_more_values_of_the_call_before_is_no_call_of_i
     # A value the clause says itself and the first call says otherwise: two asks.
     other = call("s2", rooms=(4, "span:rooms"))
     assert restated_call(other, [first]) is None
+
+
+FOREST = _tool("fit_boosted_trees", "Fit a boosted trees model on a dataset.",
+               {"dataset": {**STR, "description": "The dataset to fit."},
+                "max_depth": {**INT, "description": "The maximum depth of each tree."},
+                "rounds": {**INT, "description": "The number of boosting rounds (trees)."}},
+               ["dataset", "max_depth", "rounds"])
+
+
+def test_a_number_one_parameter_took_is_no_leftover_for_another() -> None:
+    planned = _planned("Fit boosted trees on dataset my_data_set with maximum depth of trees "
+                       "as 4, and number of rounds as 300.", FOREST)
+    assert [(c["max_depth"], c["rounds"]) for c in planned] == [(4, 300)]
