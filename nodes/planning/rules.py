@@ -492,6 +492,17 @@ class RulePlanner:
                 args[param] = source
         self._bind_leftover_number(sub, spec, args)
         request_text = unwrap_request(str(intent.get("request") or ""))
+        if spans is not None and request_text and request_text.strip() != sub["text"].strip():
+            # A phrase the clause gave only by meaning ("song" for the region) yields to a
+            # value another clause says with evidence ("... in Australia").
+            guessed = [p for p in required_params(spec)
+                       if args.get(p, {}).get("origin") == f"span:{p}" and p not in spans.evidence]
+            whole = self._schema_binding(request_text, spec) if guessed else None
+            for param in guessed:
+                if whole is not None and param in whole.evidence and (
+                    whole.sets[0].get(param) != args[param].get("value")
+                ):
+                    args[param] = {"value": whole.sets[0][param], "origin": f"elsewhere:{param}"}
         if missing and request_text and request_text.strip() != sub["text"].strip():
             # A value said in another clause of the request ("... at 20 m/s and then
             # accelerates at 10 m/s^2"): a clause that refers back ("that event") reads the

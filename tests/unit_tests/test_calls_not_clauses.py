@@ -299,3 +299,33 @@ def test_a_number_one_parameter_took_is_no_leftover_for_another() -> None:
     planned = _planned("Fit boosted trees on dataset my_data_set with maximum depth of trees "
                        "as 4, and number of rounds as 300.", FOREST)
     assert [(c["max_depth"], c["rounds"]) for c in planned] == [(4, 300)]
+
+
+CHART = _tool("charts_most_played", "The most played song of a genre in a region.",
+              {"genre": {**STR, "description": "Music genre e.g., Jazz, Blues, Rock etc."},
+               "region": {**STR, "description": "Region where the tune popularity is checked"}},
+              ["genre", "region"])
+
+
+def test_a_phrase_found_only_by_meaning_yields_to_a_value_another_clause_says() -> None:
+    from nodes.context import Context
+    from nodes.parsing.rules import RuleIntentParser
+    from nodes.planning.draft import PlanRequest
+    from nodes.planning.rules import RulePlanner
+    from stores.catalog.depgraph import ToolDependencyGraph
+    from stores.language.lexicon import Lexicon
+    from tests.fakes import TopicEmbedder
+
+    catalog = Catalog()
+    catalog.add_raw_tool(CHART, source="test")
+    lexicon = Lexicon.default()
+    intent = RuleIntentParser(lexicon).parse(
+        "What's the most played Jazz tune, and find me the most played Blues tune in Norway.")
+    candidates = {s["id"]: [{"tool_id": t, "agent": "t", "score": 1.0, "call_name": ""}
+                            for t in catalog.tools] for s in intent["sub_intents"]}
+    # The test's model finds "tune" near the region's description ("... tune popularity").
+    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
+                          Context(), embedder=TopicEmbedder([{"tune", "popularity"}]))
+    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
+    assert sorted((c["args"]["genre"]["value"], c["args"]["region"]["value"])
+                  for c in draft.calls) == [("Blues", "Norway"), ("Jazz", "Norway")]
