@@ -313,7 +313,28 @@ def bind_schema(
 
         keep = used_list_ranges(found, {n: [v.get(n) for v in sets] for n in sets[0]})
         sets = repeated_sets(text, sets, bind_stretch, keep=keep, strongest=segment) or sets
+    _one_parameter_per_value(sets, found)
     return Binding(sets=sets, missing=missing, evidence=evidence)
+
+
+def _one_parameter_per_value(sets: list[dict[str, Any]], found: Sequence[Span]) -> None:
+    """A later set that gives one list item to two parameters gives it to the list's one.
+
+    "Christianity in Egypt and Turkey": the second set is Turkey's, and its religion is
+    still the first set's, not Turkey.
+    """
+    lists = [span.value for span in found if span.kind == "list"]
+    first = sets[0] if sets else {}
+    for later in sets[1:]:
+        names = [n for n, v in later.items() if isinstance(v, str)]
+        for one, other in ((a, b) for a in names for b in names if a != b):
+            if later.get(one) != later.get(other) or first.get(one) == first.get(other):
+                continue
+            if other in first and any(
+                later[one] in items and first.get(one) in items for items in lists
+            ):
+                later[other] = first[other]
+
 
 
 def _clock_parts(found: Sequence[Span], params: Sequence[Param]) -> dict[str, int]:

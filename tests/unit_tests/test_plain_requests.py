@@ -889,3 +889,15 @@ def test_a_country_code_after_a_city_is_the_country() -> None:
                                  "Leeds", "UK"),
                                 ("Local time in Lyon, FRA in 12 hour format", "Lyon", "FRA")):
         assert bind_schema(text, clock).sets == [{"city": city, "country": country}]
+
+
+def test_a_list_item_of_one_parameter_is_no_value_of_another_in_its_call() -> None:
+    track = schema(
+        ["region", "religion", "start_year", "end_year"],
+        region={**STR, "description": "The area where the religion's history is tracked."},
+        religion={**STR, "description": "The name of the religion."},
+        start_year={**INT, "description": "The first year of the time frame."},
+        end_year={**INT, "description": "The last year of the time frame."})
+    bound = bind_schema("Show the history of Buddhism in Nepal and Bhutan from 600 to 1200.", track)
+    assert [(s["region"], s["religion"]) for s in bound.sets] == [
+        ("Nepal", "Buddhism"), ("Bhutan", "Buddhism")]
