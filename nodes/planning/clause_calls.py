@@ -136,6 +136,7 @@ def _absorb_restatement(call: PlannedCall, core: PlannedCall) -> bool:
     # What the clause says itself; a leftover number it guessed or a value it took from
     # another clause ("area" 5 beside "rooms as 5") is no value of its own to disagree with.
     mine = {p: source for p, source in core["args"].items() if not _borrowed(source)}
+    mine = mine or dict(core["args"])  # a clause of borrowed values only says them again
     if any(p in theirs and not _same_value(theirs[p], mine[p]) for p in mine):
         return False
     if not set(mine) & set(theirs) or (set(mine) - set(theirs) and set(theirs) - set(mine)):

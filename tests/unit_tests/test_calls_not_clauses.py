@@ -283,6 +283,9 @@ def test_a_clause_that_only_gives_more_values_of_the_call_before_is_no_call_of_i
     # the city taken from the first clause are no values of its own.
     second = call("s2", rooms=(3, "span:rooms"), area=(3, "text"), city=("Leeds", "elsewhere:city"))
     assert restated_call(second, [first]) is first
+    # "Could you find them for me?": a clause of borrowed values only says the call again.
+    again = call("s3", city=("Leeds", "elsewhere:city"))
+    assert restated_call(again, [first]) is first
     # A value the clause says itself and the first call says otherwise: two asks.
     other = call("s2", rooms=(4, "span:rooms"))
     assert restated_call(other, [first]) is None
