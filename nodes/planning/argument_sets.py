@@ -20,7 +20,9 @@ from typing import Any
 
 from nodes.planning.request_spans import Span
 
-__all__ = ["used_list_ranges", "cut_points", "repeated_sets", "spans_within"]
+__all__ = [
+    "cut_points", "one_parameter_per_value", "repeated_sets", "spans_within", "used_list_ranges",
+]
 
 # Separators by strength: a cut of one strength is tried with every stronger one.
 _SEPARATORS: tuple[tuple[int, re.Pattern[str]], ...] = (
@@ -243,3 +245,22 @@ def _key(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return repr(value).lower()
+
+
+def one_parameter_per_value(sets: list[dict[str, Any]], found: Sequence[Span]) -> None:
+    """A later set that gives one list item to two parameters gives it to the list's one.
+
+    "Christianity in Egypt and Turkey": the second set is Turkey's, and its religion is
+    still the first set's, not Turkey.
+    """
+    lists = [span.value for span in found if span.kind == "list"]
+    first = sets[0] if sets else {}
+    for later in sets[1:]:
+        names = [n for n, v in later.items() if isinstance(v, str)]
+        for one, other in ((a, b) for a in names for b in names if a != b):
+            if later.get(one) != later.get(other) or first.get(one) == first.get(other):
+                continue
+            if other in first and any(
+                later[one] in items and first.get(one) in items for items in lists
+            ):
+                later[other] = first[other]

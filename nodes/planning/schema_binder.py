@@ -25,7 +25,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nodes.planning.argument_sets import repeated_sets, spans_within, used_list_ranges
+from nodes.planning.argument_sets import (
+    one_parameter_per_value,
+    repeated_sets,
+    spans_within,
+    used_list_ranges,
+)
+from nodes.planning.array_values import bind_arrays
 from nodes.planning.currency_values import currency_values
 from nodes.planning.named_lists import values_named_in_order
 from nodes.planning.named_values import bind_named_values
@@ -53,7 +59,7 @@ from nodes.planning.param_values import (
     with_time_of_day,
     without_own_noun,
 )
-from nodes.planning.request_spans import RANGE_JOIN, Span, context_words, extract_spans
+from nodes.planning.request_spans import Span, context_words, extract_spans
 from nodes.planning.unit_values import unit_parameter_values
 from nodes.planning.value_cues import head_word, numbered_siblings, series_position
 from nodes.planning.value_forms import (
@@ -138,55 +144,8 @@ def bind_schema(
     evidence.update({name: 2.0 for name in values})
     # Values named outright bind first: enum values, flags, codes, counted items.
     bind_named_values(text, params, atoms, values, evidence, used)
-    # Arrays take a whole list span (or a json list).
-    for param in params:
-        if param.name in values or param.kind != "array":
-            continue
-        best_group: tuple[float, list[int]] | None = None
-        for group, span in enumerate(found):
-            if span.kind == "json" and isinstance(span.value, list):
-                members = [i for i, (s, _) in enumerate(atoms) if s is span]
-            elif span.kind == "list":
-                members = [i for i, (_, g) in enumerate(atoms) if g == group]
-            else:
-                continue
-            if any(i in used for i in members):
-                continue
-            fit = min(type_fit(atoms[i][0], param) if span.kind == "list" else 1.0 for i in members)
-            if fit <= 0.3:
-                continue
-            score = fit + cue_score(text, span, param)
-            if best_group is None or score > best_group[0]:
-                best_group = (score, members)
-        lists = _json_lists(atoms, found, used, param)
-        if len(lists) > 1 and sum(p.kind == "array" and p.name not in values
-                                  for p in params) == 1:
-            # "the first set is [1, 2], the second [3, 4]": one call per list.
-            values[param.name] = [_items_as(atoms[i][0].value, param) for i in lists]
-            evidence[param.name] = 1.0
-            used.update(lists)
-        elif best_group is None and (ends := _range_ends(text, atoms, used, param)):
-            # "from 2015 to 2021", "between x = -1 and x = 2": the range is the two ends.
-            values[param.name] = [[coerce(atoms[i][0].value, param) for i in ends]]
-            evidence[param.name] = 1.0
-            used.update(ends)
-        elif best_group is not None:
-            members = best_group[1]
-            first = atoms[members[0]][0]
-            if first.kind == "json":
-                values[param.name] = [_items_as(first.value, param)]
-            else:
-                values[param.name] = [[coerce(atoms[i][0].value, param) for i in members]]
-            evidence[param.name] = best_group[0]
-            used.update(members)
-    # A required list of strings with no list of values said takes the one lower-case list
-    # the request says ("a lunch that uses chicken and mushrooms"), before a lone name could
-    # stand for it ("tomatoes and lettuce at the Whole Foods"); with two lists it is asked for.
-    wanted = [p for p in params if p.name not in values and p.required
-              and p.kind == "array" and p.item_kind == "string" and not p.enum]
-    said = lower_case_lists(text) if len(wanted) == 1 else []
-    if len(said) == 1:
-        values[wanted[0].name], evidence[wanted[0].name] = [said[0]], 1.0
+    # Arrays take a whole list span (or bracketed lists, a range, a lower-case list).
+    bind_arrays(text, found, atoms, params, values, evidence, used)
     # "its base and height as 6cm and 10cm": the names, then their values in the same order.
     in_order = values_named_in_order(text, found, [p for p in params if p.name not in values])
     for name, item in (in_order or {}).items():
@@ -313,28 +272,8 @@ def bind_schema(
 
         keep = used_list_ranges(found, {n: [v.get(n) for v in sets] for n in sets[0]})
         sets = repeated_sets(text, sets, bind_stretch, keep=keep, strongest=segment) or sets
-    _one_parameter_per_value(sets, found)
+    one_parameter_per_value(sets, found)
     return Binding(sets=sets, missing=missing, evidence=evidence)
-
-
-def _one_parameter_per_value(sets: list[dict[str, Any]], found: Sequence[Span]) -> None:
-    """A later set that gives one list item to two parameters gives it to the list's one.
-
-    "Christianity in Egypt and Turkey": the second set is Turkey's, and its religion is
-    still the first set's, not Turkey.
-    """
-    lists = [span.value for span in found if span.kind == "list"]
-    first = sets[0] if sets else {}
-    for later in sets[1:]:
-        names = [n for n, v in later.items() if isinstance(v, str)]
-        for one, other in ((a, b) for a in names for b in names if a != b):
-            if later.get(one) != later.get(other) or first.get(one) == first.get(other):
-                continue
-            if other in first and any(
-                later[one] in items and first.get(one) in items for items in lists
-            ):
-                later[other] = first[other]
-
 
 
 def _clock_parts(found: Sequence[Span], params: Sequence[Param]) -> dict[str, int]:
@@ -349,50 +288,6 @@ def _clock_parts(found: Sequence[Span], params: Sequence[Param]) -> dict[str, in
         return {}
     return {parts["hour"][0].name: int(clock.group(1)),
             parts["minute"][0].name: int(clock.group(2) or 0)}
-
-
-_RANGE_START = re.compile(r"\b(?:from|between)\s*$", re.I)
-
-
-def _range_ends(
-    text: str, atoms: Sequence[tuple[Span, int]], used: set[int], param: Param
-) -> list[int]:
-    """An array of numbers' two ends, said "from A to B" or "between A and B".
-
-    [] when the text says no such range or more than one.
-    """
-    if param.item_kind not in {"integer", "number"}:
-        return []
-    numeric = [i for i, (span, group) in enumerate(atoms)
-               if i not in used and group < 0 and span.kind in {"number", "keyvalue"}
-               and isinstance(span.value, int | float) and not isinstance(span.value, bool)]
-    found = [
-        [first, second] for first, second in zip(numeric, numeric[1:], strict=False)
-        if _RANGE_START.search(text[: atoms[first][0].start])
-        and RANGE_JOIN.fullmatch(text[atoms[first][0].end : atoms[second][0].start])
-        and atoms[first][0].key == atoms[second][0].key
-    ]
-    return found[0] if len(found) == 1 else []
-
-
-def _items_as(items: Sequence[Any], param: Param) -> list[Any]:
-    """A bracketed list's items in the array's item type ("[12, 15]" of floats: 12.0, 15.0)."""
-    return [item if isinstance(item, list | dict) else coerce(item, param) for item in items]
-
-
-def _json_lists(
-    atoms: Sequence[tuple[Span, int]], found: Sequence[Span], used: set[int], param: Param
-) -> list[int]:
-    """The free bracketed lists whose items all fit the array parameter, in the order said."""
-    kinds = {"integer": int, "number": int | float, "string": str}
-    wanted = kinds.get(param.item_kind)
-    return [
-        index for index, (span, _) in enumerate(atoms)
-        if index not in used and span in found and span.kind == "json"
-        and isinstance(span.value, list) and span.value
-        and (wanted is None or all(isinstance(item, wanted) and not isinstance(item, bool)
-                                   for item in span.value))
-    ]
 
 
 def _phrases_by_meaning(
