@@ -168,12 +168,18 @@ _NOT_VERBS = PREPOSITIONS | DETERMINERS | _QUESTION_WORDS | frozenset(
 )
 
 
-def _first_word(text: str) -> str:
+def _leading_words(text: str) -> list[str]:
+    """The words of a piece from its first one that is no filler ("please", "also", ...)."""
     words = [t for *_, t in token_spans(text, split_identifiers=False)]
     index = 0
     while index < len(words) and words[index] in LEADING_FILLERS:
         index += 1
-    return words[index] if index < len(words) else ""
+    return words[index:]
+
+
+def _first_word(text: str) -> str:
+    words = _leading_words(text)
+    return words[0] if words else ""
 
 
 def _starts_like_clause(text: str) -> bool:
@@ -193,9 +199,7 @@ def _starts_with_question(text: str) -> bool:
     A question word right before a determiner starts a clause that describes, not a question
     (", where the dilution is 5 times"; ", when the price drops").
     """
-    words = [t for *_, t in token_spans(text, split_identifiers=False)]
-    while words and words[0] in LEADING_FILLERS:
-        words = words[1:]
+    words = _leading_words(text)
     if not words or words[0] not in _QUESTION_WORDS:
         return False
     return len(words) < 2 or words[1] not in DETERMINERS

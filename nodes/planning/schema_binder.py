@@ -199,15 +199,15 @@ def bind_schema(
         assigned, cue_of, scores = _assign(text, atoms, free, free_params, plain)
         by_name = {p.name: p for p in free_params}
         for name, index in assigned.items():
-            value = span_value(atoms[index][0], by_name[name])
             span, param = atoms[index][0], by_name[name]
+            value = span_value(span, param)
             if span.kind in _TYPED and param.kind == "string" and not param.enum \
                     and not param.identifier and not param.name_words & DATE_WORDS \
                     and written_form(param.name_words, param.schema) is None:
                 # "a note with body call the dentist at 3 pm": the time is inside the body.
                 value = free_text_after_name(text, param.name_words, span.start,
                                              span.end) or value
-            values[name] = [[value]] if by_name[name].kind == "array" else [value]
+            values[name] = [[value]] if param.kind == "array" else [value]
             evidence[name] = scores[name]
             used.add(index)
     # A required string parameter still empty may take the words right after its name; an

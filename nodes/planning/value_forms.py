@@ -210,7 +210,8 @@ def _lower_run(words: Sequence[re.Match[str]], start: int) -> list[int]:
     return run
 
 
-_NAME_LINKS = r"(?:\s*[:=]\s*|\s+(?:(?:is|of|as|says?|reads?)\s+)?)"
+_NAME_LINK = re.compile(r"(?:\s*[:=]\s*|\s+(?:(?:is|of|as|says?|reads?)\s+)?)")
+_CLAUSE_END = re.compile(r"[,.;!?\n]|\s+(?:then|and then)\b")
 
 
 def free_text_after_name(text: str, name_words: AbstractSet[str], span_start: int,
@@ -222,15 +223,15 @@ def free_text_after_name(text: str, name_words: AbstractSet[str], span_start: in
     value is right after the name with nothing more in its clause ("label Gym at 6 am":
     "at 6 am" is another value's).
     """
+    stop = _CLAUSE_END.search(text, span_end)
+    end = stop.start() if stop else len(text)
     for word in re.finditer(r"[A-Za-z][\w'\-]*", text[:span_start]):
         if lemmatize(singular(word.group().lower())) not in name_words:
             continue
-        link = re.compile(_NAME_LINKS).match(text, word.end())
+        link = _NAME_LINK.match(text, word.end())
         if link is None:
             continue
         start = link.end()
-        stop = re.compile(r"[,.;!?\n]|\s+(?:then|and then)\b").search(text, span_end)
-        end = stop.start() if stop else len(text)
         stretch = text[start:end].strip()
         between = [w.lower() for w in re.findall(r"[A-Za-z][\w'\-]*", text[start:span_start])]
         said = [w for w in between if w not in STOPWORDS and w not in {"id", "number", "no"}
