@@ -1,0 +1,216 @@
+"""Scalar values to parameters: the schema binder's joint assignment.
+
+What is left after the values named outright, the arrays and the names said in order goes
+to the scalar parameters best pair first (:func:`choose_pairs`): each pair of a value and a
+parameter scores its type fit, its cue words and whether the parameter is required; an
+optional parameter takes a value only with a strong cue, or, for a read, one of the
+:func:`plain_values` that fits its type exactly. Two parameters then exchange their values
+when both fit the other's clearly better, or go in the order said when both fit alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from nodes.planning.param_fit import (
+    STRONG_CUE,
+    Param,
+    _word_match,
+    content_words,
+    cue_score,
+    place_cue_after_venue,
+    places_after_venues,
+    type_fit,
+)
+from nodes.planning.request_spans import Span, context_words
+from stores.language.identifiers import singular
+from stores.language.keywords import lemmatize
+
+__all__ = ["NUMBER_GUESS_CUE", "choose_pairs", "plain_values"]
+
+# A bare number says nothing of what it is ("account 654321", "delivery 2"): a read's optional
+# parameter guesses one only with some cue word beside it ("a volume level of 0.8").
+NUMBER_GUESS_CUE = 0.4
+_NUMERIC = frozenset({"number", "money", "percent"})
+# Two parameters exchange their values only when the sum of their pair scores gains this much.
+_SWAP_MARGIN = 0.2
+
+
+def choose_pairs(
+    text: str,
+    atoms: Sequence[tuple[Span, int]],
+    free: set[int],
+    params: Sequence[Param],
+    plain: frozenset[int] | set[int] = frozenset(),
+) -> tuple[dict[str, int], dict[str, float], dict[str, float]]:
+    """Greedy joint assignment of the free atoms to parameters, best pair first.
+
+    An optional parameter takes a value only with a strong cue, or one of the ``plain``
+    atoms (a read-only tool's) that fits its type exactly.
+
+    Returns:
+        ``(parameter -> atom index, parameter -> cue score, parameter -> pair score)``.
+    """
+    pairs: list[tuple[float, int, Param, float]] = []
+    bases: dict[tuple[int, str], float] = {}  # each pair's score without its order term
+    after_venues = places_after_venues(text, [atoms[i][0] for i in free], params)
+    lone = sum(p.identifier for p in params) == 1
+    for position, index in enumerate(sorted(free)):
+        span = atoms[index][0]
+        for rank, param in enumerate(params):
+            fit = type_fit(span, param)
+            if fit <= 0.0 or ((param.enum or param.closed) and span.kind != "keyvalue"):
+                continue
+            cue = cue_score(text, span, param)
+            if span.start in after_venues and span.kind == "name":
+                cue = max(cue, place_cue_after_venue(param))
+            explicit = span.kind in {"quoted", "identifier", "keyvalue"}
+            if cue < -0.5 or (
+                param.identifier and not explicit and not _names_it(text, span, param, lone)
+            ):
+                # An identifier is never a bare value's guess: "account 123456" is no user id.
+                continue
+            if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5:
+                continue  # "two triangles" sets nothing unless a parameter counts them
+            if span.kind == "number" and _counts_the_parameter(text, span, param):
+                continue  # "two charges" counts the charges; it is no charge
+            # The order of values and parameters places a value only where there are
+            # several of either: a lone value of a lone parameter has no place to be in.
+            alone = len(free) == 1 or len(params) == 1
+            order = -0.02 * (1 if alone else abs(position - rank))
+            score = fit + cue + (0.3 if param.required else 0.0) + order
+            pairs.append((score, index, param, cue))
+            bases[(index, param.name)] = score - order
+    pairs.sort(key=lambda item: -item[0])
+    assigned: dict[str, int] = {}
+    cues: dict[str, float] = {}
+    scores: dict[str, float] = {}
+    taken: set[int] = set()
+    # A read's optional parameter guesses (no strong cue) only from what the parameters
+    # said with evidence, and the required ones, left over.
+    guessed = [
+        pair for pair in pairs
+        if not pair[2].required and pair[3] < STRONG_CUE
+        and pair[1] in plain and type_fit(atoms[pair[1]][0], pair[2]) >= 1.0
+        and (atoms[pair[1]][0].kind not in _NUMERIC or pair[3] >= NUMBER_GUESS_CUE)
+    ]
+    sure = [pair for pair in pairs if pair[2].required or pair[3] >= STRONG_CUE]
+    for score, index, param, cue in [*sure, *guessed]:
+        if index in taken or param.name in assigned:
+            continue
+        assigned[param.name] = index
+        cues[param.name] = cue
+        scores[param.name] = score
+        taken.add(index)
+    _swap_when_better(assigned, cues, scores, sure, bases)
+    return assigned, cues, scores
+
+
+def _swap_when_better(
+    assigned: dict[str, int],
+    cues: dict[str, float],
+    scores: dict[str, float],
+    pairs: Sequence[tuple[float, int, Param, float]],
+    bases: Mapping[tuple[int, str], float],
+) -> None:
+    """Exchange two parameters' values when both fit the other's better, or as well.
+
+    Best pair first can give the strongest cue a value that another parameter needed more:
+    "the 2019 Eredivisie year" gives "year" the name beside its word and leaves the number to
+    a parameter that holds a name; exchanged, both fit. Two values that fit two parameters
+    alike ("a wall of 30 feet by 12 feet": length, height) go in the order of the schema.
+    """
+    pair_of = {(index, param.name): (score, cue, param.position)
+               for score, index, param, cue in pairs}
+    changed = True
+    while changed:
+        changed = False
+        names = list(assigned)
+        for first, second in ((a, b) for i, a in enumerate(names) for b in names[i + 1:]):
+            one = pair_of.get((assigned[second], first))
+            other = pair_of.get((assigned[first], second))
+            now_first = pair_of.get((assigned[first], first))
+            now_second = pair_of.get((assigned[second], second))
+            if one is None or other is None or now_first is None or now_second is None:
+                continue
+            gain = (bases[(assigned[second], first)] + bases[(assigned[first], second)]
+                    - bases[(assigned[first], first)] - bases[(assigned[second], second)])
+            inverted = (now_first[2] < now_second[2]) != (assigned[first] < assigned[second])
+            if gain > _SWAP_MARGIN or (abs(gain) < 1e-9 and inverted):
+                assigned[first], assigned[second] = assigned[second], assigned[first]
+                scores[first], cues[first] = one[0], one[1]
+                scores[second], cues[second] = other[0], other[1]
+                changed = True
+
+
+def plain_values(
+    text: str, atoms: Sequence[tuple[Span, int]], exclude: frozenset[str]
+) -> set[int]:
+    """The atoms that may be a read's optional value without a cue word beside them.
+
+    Not a list's item (the list is another parameter's values), not a measure (its unit says
+    what it measures), not a span inside another ("Coulombs" of "0.01 Coulombs"), not a name
+    glossed in brackets or its gloss ("SNP (Single Nucleotide Polymorphism)"), not a word
+    that introduces an identifier ("ID"), not the tool's own name.
+    """
+    plain = set()
+    for index, (span, group) in enumerate(atoms):
+        if group >= 0 or (span.kind in {"number", "money", "percent"} and span.unit):
+            continue
+        if any(
+            other is not span and other.start <= span.start and span.end <= other.end
+            for other, _ in atoms
+        ):
+            continue
+        before = text[: span.start].rstrip()
+        after = text[span.end :].lstrip()
+        if (before.endswith("(") and after.startswith(")")) or after.startswith("("):
+            continue  # "Body Mass Index (BMI)": a name and its gloss
+        if str(span.value).lower() in _ID_LINKS:
+            continue  # "SNP ID rs6034464": the word that introduces an identifier
+        words = content_words(str(span.value))
+        if words and words <= exclude:
+            continue
+        plain.add(index)
+    return plain
+
+
+def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:
+    """Whether a number counts the things the parameter is one of: "two charges" (charge)."""
+    following = re.match(r"\s+([A-Za-z]+)", text[span.end :])
+    word = (span.unit or (following.group(1) if following is not None else "")).lower()
+    if not word.isalpha() or word in param.name.lower():
+        return False  # "3 days" is the value of ``days``
+    if re.search(rf"\b{word}\b", str(param.schema.get("description") or ""), re.I):
+        return False  # "500 calories" for "the amount of calories to burn"
+    one = singular(word).lower()
+    return one != word and lemmatize(one) in param.name_words
+
+
+_ID_LINKS = frozenset({"id", "ids", "no", "number", "num", "#", "of", "is", "code"})
+_ID_WORDS = _ID_LINKS - {"of", "is"}  # the words that call a value an id
+_OBJECT_LINKS = frozenset({"whose", "with", "having", "has", "its", "the", "a", "an"})
+
+
+def _names_it(text: str, span: Span, param: Param, lone: bool = False) -> bool:
+    """Whether the object an identifier parameter names stands right before the value.
+
+    "product 3", "case ID of 1234", "an employee whose ID is 345" name it; "the price of the
+    product to 20" does not. When the identifier is the ``lone`` one still to fill, "id 12345"
+    names it whatever its object.
+    """
+    before, _ = context_words(text, span, window=6)
+    said_id = False
+    for word in reversed(before):
+        lemma = lemmatize(singular(word))
+        if _word_match(lemma, param.name_words - _ID_LINKS):
+            return True
+        said_id = said_id or word in _ID_WORDS
+        if lone and word in {"id", "ids"}:
+            return True  # "Adriel, id 12345" for the one identifier the tool takes
+        # "employee whose ID is 345", "a law case with number 43403": once the value is
+        # called an id or a number, the object may stand a relative word further back.
+        if word not in _ID_LINKS and not (said_id and word in _OBJECT_LINKS):
+            return False
+    return False
