@@ -116,8 +116,28 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
                 if width and tuple(w for _, w in words[i : i + width]) == lemmas
                 and all(len(w) > 2 for w in lemmas)
             ]
+        if not hits:
+            hits = _shortened_hits(lowered, spoken, param.enum or param.allowed)
         found.extend((start, start + len(spoken), option) for start in hits)
     # "like new" names "Like New", not "New" as well: a value inside a longer one said is not.
     said = [(start, end, option) for start, end, option in found
             if not any(s <= start and end <= e and e - s > end - start for s, e, _ in found)]
     return list(dict.fromkeys(option for _, _, option in sorted(said)))
+
+
+def _shortened_hits(lowered: str, spoken: str, options: Sequence[Any]) -> list[int]:
+    """Where a shortened word names a one-word value it begins: "carbs" for "Carbohydrates".
+
+    The short form keeps at least four letters and lacks at least three; no other allowed
+    value begins with it.
+    """
+    if " " in spoken:
+        return []
+    hits = []
+    for match in re.finditer(r"[a-z]+", lowered):
+        short = singular(match.group())
+        if len(short) < 4 or len(spoken) - len(short) < 3 or not spoken.startswith(short):
+            continue
+        if sum(str(o).lower().startswith(short) for o in options) == 1:
+            hits.append(match.start())
+    return hits

@@ -146,6 +146,15 @@ def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
     return listed, closed and not opened and bool(listed)
 
 
+# "The number of dice thrown", "How many rooms": a count, though named ``dice_number``; "The
+# number of the account" identifies one.
+_DESCRIBES_COUNT = re.compile(
+    r"\s*(?:the\s+)?(?:(?:total|maximum|minimum)\s+)?(?:(?:number|count|quantity)\s+of\s+"
+    r"(?!the\b|a\b|an\b|this\b|that\b|its\b)|how\s+many\b)",
+    re.I,
+)
+
+
 def describe_params(schema: Mapping[str, Any]) -> list[Param]:
     """The parameters of a JSON Schema object, as the binder reads them."""
     properties = schema.get("properties") or {}
@@ -174,7 +183,8 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
                 allowed=allowed,
                 name_words=frozenset(content_words(name.replace(".", " "))),
                 description_words=frozenset(content_words(description)),
-                identifier=is_identifier_name(name) and bool(identifier_base(name)),
+                identifier=is_identifier_name(name) and bool(identifier_base(name))
+                and not (kind == "integer" and _DESCRIBES_COUNT.match(description)),
                 closed=closed,
             )
         )
@@ -492,6 +502,28 @@ def _more_name_words(words: Iterable[str], param: Param) -> float:
 # How a description says its parameter counts something: "the number of photos".
 _COUNTS = re.compile(r"\b(?:number of|how many|count of|amount of|quantity of)\b", re.I)
 _COUNT_NAMES = frozenset({"count", "num", "number", "limit", "quantity", "total", "n"})
+# "The number of dice thrown", "number of the slots": the noun a description counts.
+_COUNTED_NOUN = re.compile(
+    r"\b(?:number|count) of (?:the |a |an )?([A-Za-z][A-Za-z\-]*(?: [A-Za-z][A-Za-z\-]*){0,2})",
+    re.I,
+)
+
+
+def _counts_other_noun(noun: str, param: Param) -> bool:
+    """The parameter's description counts some noun, and not this one.
+
+    "The number of faces on a single die" counts faces: "two dice" is not its value, though
+    the parameter is named "dice_faces".
+    """
+    counted = _COUNTED_NOUN.search(str(param.schema.get("description") or ""))
+    if counted is None:
+        return False
+    phrase = []  # "top schisms to return": the words up to the first little word
+    for word in counted.group(1).lower().split():
+        if word in STOPWORDS:
+            break
+        phrase.append(lemmatize(singular(word)))
+    return bool(phrase) and not _word_match(lemmatize(singular(noun.lower())), phrase)
 
 
 def _counts_said_noun(span: Span, after: Sequence[str], param: Param) -> bool:
@@ -510,6 +542,7 @@ def _counts_said_noun(span: Span, after: Sequence[str], param: Param) -> bool:
     return any(
         noun and noun.lower() not in STOPWORDS
         and _word_match(lemmatize(singular(noun.lower())), param.description_words)
+        and not _counts_other_noun(noun, param)
         for noun in nouns
     )
 
@@ -574,7 +607,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         # bread", "three personality traits".
         rest = after[1:] if after[:1] == ["of"] else after
         counted = lemmatize(singular(rest[0])) if rest and rest[0] not in STOPWORDS else ""
-        if _word_match(unit, said) or (counted and _word_match(counted, param.name_words)):
+        if (_word_match(unit, said) or (counted and _word_match(counted, param.name_words))) \
+                and not _counts_other_noun(span.unit, param):
             score = max(score, UNIT_CUE) + 0.2
     if span.kind == "number" and _counts_said_noun(span, after, param):
         score = max(score, UNIT_CUE + 0.2)

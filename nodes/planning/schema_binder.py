@@ -165,6 +165,10 @@ def bind_schema(
                 evidence[param.name] = 1.0
                 used.add(index)
             filled = series
+    # "a wolf and a coyote" for animal1 and animal2: a lower-case list, when it is the
+    # request's one list of that many things, fills a numbered series of text parameters.
+    if not filled:
+        _series_from_lower_case_list(text, params, values, evidence)
     # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
     # sets said again in the same shape are assigned set by set.
     free_params = [p for p in params if p.name not in values]
@@ -411,6 +415,22 @@ def _repeated_chunks(atoms: Sequence[tuple[Span, int]], used: set[int]) -> list[
 
 def _kind_class(span: Span) -> str:
     return "number" if span.kind in {"number", "money", "percent"} else span.kind
+
+
+def _series_from_lower_case_list(
+    text: str, params: Sequence[Param], values: dict[str, list[Any]],
+    evidence: dict[str, float],
+) -> None:
+    """Fill a numbered series of free-text parameters from the one lower-case list its size."""
+    free = [p for p in params if p.name not in values and p.kind == "string"
+            and not p.enum and not p.identifier]
+    for size in (2, 3):
+        series = _numbered_series(free, size)
+        lists = [items for items in lower_case_lists(text) if len(items) == size]
+        if series and len(lists) == 1:
+            for param, item in zip(series, lists[0], strict=True):
+                values[param.name], evidence[param.name] = [item], 1.0
+            return
 
 
 def _numbered_series(params: Sequence[Param], size: int) -> list[Param]:

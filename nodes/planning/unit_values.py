@@ -17,12 +17,18 @@ from typing import Any
 
 from nodes.planning.param_fit import Param
 from nodes.planning.request_spans import Span
+from stores.language.keywords import STOPWORDS
 from stores.language.units import same_dimension, stated_unit, unit_of
 
 # "Default is kg/m³", "defaults to 'miles'": the unit a description gives by default.
 _DEFAULT_UNIT = re.compile(r"\bdefaults?\s*(?:is|to|:)?\s*['\"]?([^'\".,;()]{1,24})", re.I)
-# "in miles", "into km/h", "converted to Celsius": a unit the answer is asked in.
-_ASKED_UNIT = re.compile(r"\b(?:in|into|to)\s+([A-Za-z°µ][\w°µ/^²³]*(?:\s+[a-z]+)?)")
+# "in miles", "into km/h", "converted to Celsius", "how many grams": a unit the answer is
+# asked in.
+_ASKED_UNIT = re.compile(
+    r"\b(?:in|into|to|how\s+many)\s+([A-Za-z°µ][\w°µ/^²³]*(?:\s+[a-z]+)?)", re.I
+)
+# "5 pounds": a sum of money to the span reader, a weight to a unit parameter.
+_WORD_AFTER_NUMBER = re.compile(r"[\d.,]+\s*([A-Za-z]+)$")
 
 
 def _is_unit_param(param: Param) -> bool:
@@ -38,8 +44,8 @@ def _asked_unit(text: str) -> tuple[str, Any] | None:
         words = match.group(1).split()
         for size in (2, 1):
             written = " ".join(words[:size])
-            if len(words) < size or written.isupper():
-                continue
+            if len(words) < size or written.isupper() or words[size - 1].lower() in STOPWORDS:
+                continue  # "grams are" is no unit (pint reads gram-ares)
             unit = unit_of(written)
             if unit is not None:
                 return written, unit
@@ -51,10 +57,13 @@ def _measured_unit(spans: Sequence[Span]) -> tuple[str, Any] | None:
     units: dict[Any, str] = {}
     for span in spans:
         for item in span.items if span.kind == "list" else (span,):
-            if item.kind == "number" and item.unit:
-                unit = unit_of(item.unit)
-                if unit is not None:
-                    units.setdefault(unit, item.unit)
+            written = item.unit if item.kind == "number" else None
+            if item.kind == "money":
+                word = _WORD_AFTER_NUMBER.search(item.text)
+                written = word.group(1) if word is not None else None
+            unit = unit_of(written) if written else None
+            if unit is not None and written is not None:
+                units.setdefault(unit, written)
     if len(units) != 1:
         return None
     unit, written = next(iter(units.items()))

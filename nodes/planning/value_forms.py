@@ -139,6 +139,7 @@ def said_alike(text: str, first: Any, other: Any) -> bool:
 _LIST_JOIN = re.compile(r"\s*,\s*(?:(?:and|or)\s+(?:also\s+)?)?|\s+(?:and|or)\s+(?:also\s+)?")
 _LOWER_WORD = re.compile(r"[a-z][a-z'\-]*")
 _RELATIVES = frozenset({"that", "which", "who"})
+_ARTICLES = frozenset({"a", "an", "the"})
 # Prepositions the stopword list leaves out: "sandpaper near Leeds" ends at "sandpaper".
 _ENDS_ITEM = frozenset(
     "near around within across along via per without under over than below above inside "
@@ -173,6 +174,8 @@ def lower_case_lists(text: str) -> list[list[str]]:
                        None)
             if nxt is None or words[nxt].start() != join.end():
                 break
+            if _article_before_each(words, items[0][0], nxt):
+                nxt += 1  # "a wolf and a coyote": an article before each item
             following = _lower_run(words, nxt)
             if not following:
                 break
@@ -192,6 +195,15 @@ def lower_case_lists(text: str) -> list[list[str]]:
             lists.append([" ".join(words[i].group() for i in item) for item in items])
         index = position
     return lists
+
+
+def _article_before_each(words: Sequence[re.Match[str]], first: int, nxt: int) -> bool:
+    """The list's first item and the word at ``nxt`` each follow an article ("a X and a Y")."""
+    return (
+        first > 0 and words[first - 1].group().lower() in _ARTICLES
+        and words[nxt].group().lower() in _ARTICLES and nxt + 1 < len(words)
+        and words[nxt + 1].start() == words[nxt].end() + 1
+    )
 
 
 def _lower_run(words: Sequence[re.Match[str]], start: int) -> list[int]:

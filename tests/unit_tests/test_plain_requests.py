@@ -901,3 +901,63 @@ def test_a_list_item_of_one_parameter_is_no_value_of_another_in_its_call() -> No
     bound = bind_schema("Show the history of Buddhism in Nepal and Bhutan from 600 to 1200.", track)
     assert [(s["region"], s["religion"]) for s in bound.sets] == [
         ("Nepal", "Buddhism"), ("Bhutan", "Buddhism")]
+
+
+def test_a_count_goes_to_the_parameter_whose_description_counts_its_noun() -> None:
+    # Both names hold "crate"; only one description counts crates ("number of crates"), the
+    # other counts slots. "four crates" is how many crates.
+    ship = schema(
+        ["crate_number", "destination"],
+        destination={**STR, "description": "The city to ship to."},
+        crate_number={**INT, "description": "The number of crates to ship."},
+        crate_slots={**INT, "description": "The number of slots in each crate. Default is 12."},
+    )
+    bound = bind_schema("Ship four crates of apples to Denver.", ship)
+    assert bound.missing == []
+    assert bound.sets[0]["crate_number"] == 4
+    assert "crate_slots" not in bound.sets[0]
+
+
+CONVERT = schema(
+    ["amount", "from_unit", "to_unit"],
+    amount={**INT, "description": "The amount to convert."},
+    from_unit={**STR, "description": "The unit to convert from."},
+    to_unit={**STR, "description": "The unit to convert to."},
+)
+
+
+def test_how_many_of_a_unit_asks_the_unit_to_convert_to() -> None:
+    bound = bind_schema("How many grams are there in 3 ounces of flour?", CONVERT)
+    assert bound.missing == []
+    assert bound.sets[0] == {"amount": 3, "from_unit": "ounces", "to_unit": "grams"}
+
+
+def test_pounds_of_a_thing_weigh_they_are_no_money_for_a_unit_parameter() -> None:
+    bound = bind_schema("How many kilograms in 5 pounds of sugar?", CONVERT)
+    assert bound.missing == []
+    assert bound.sets[0] == {"amount": 5, "from_unit": "pounds", "to_unit": "kilograms"}
+
+
+def test_two_numbered_parameters_take_the_two_things_said_together() -> None:
+    compare = schema(
+        ["animal1", "animal2"],
+        animal1={**STR, "description": "The first animal to compare."},
+        animal2={**STR, "description": "The second animal to compare."},
+    )
+    bound = bind_schema("How closely related are a wolf and a coyote?", compare)
+    assert bound.missing == []
+    assert bound.sets[0] == {"animal1": "wolf", "animal2": "coyote"}
+
+
+def test_a_shortened_word_names_the_allowed_value_it_begins() -> None:
+    facts = schema(
+        ["details"],
+        details={
+            "type": "array",
+            "items": {"type": "string", "enum": ["Sugar", "Carbohydrates", "Sodium", "Fat"]},
+            "description": "Which facts to show.",
+        },
+    )
+    bound = bind_schema("Show me the fat, sodium and carbs of a bagel.", facts)
+    assert bound.missing == []
+    assert sorted(bound.sets[0]["details"]) == ["Carbohydrates", "Fat", "Sodium"]
