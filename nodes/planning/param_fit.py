@@ -287,11 +287,24 @@ def measured_units(span: Span, param: Param) -> tuple[Any, Any] | None:
     """The unit a number was said in and the unit its parameter states, when both are known."""
     if span.kind != "number" or not span.unit:
         return None
-    target = stated_unit(str(param.schema.get("description") or ""))
+    description = str(param.schema.get("description") or "")
+    target = stated_unit(description) or counted_unit(description)
     if target is None:
         return None
     source = unit_of(span.unit)
     return None if source is None else (source, target)
+
+
+def counted_unit(description: str) -> Any | None:
+    """The unit a count's description counts in: "Number of days for the forecast" (days)."""
+    counted = _DESCRIBES_COUNT.match(description)
+    if counted is None:
+        return None
+    word = re.match(r"[A-Za-z]+", description[counted.end():].lstrip())
+    # A plural unit word only ("days", "years"): pint reads many short words as units.
+    if word is None or len(word.group()) < 4 or not word.group().endswith("s"):
+        return None
+    return unit_of(word.group())
 
 
 def quoted_number(value: str) -> float | None:

@@ -19,6 +19,7 @@ from nodes.planning.param_fit import (
     _word_match,
     content_words,
     cue_score,
+    measured_units,
     place_cue_after_venue,
     places_after_venues,
     type_fit,
@@ -26,6 +27,7 @@ from nodes.planning.param_fit import (
 from nodes.planning.request_spans import Span, context_words
 from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
+from stores.language.units import same_dimension
 
 __all__ = ["NUMBER_GUESS_CUE", "choose_pairs", "plain_values"]
 
@@ -71,8 +73,11 @@ def choose_pairs(
             ):
                 # An identifier is never a bare value's guess: "account 123456" is no user id.
                 continue
-            if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5:
-                continue  # "two triangles" sets nothing unless a parameter counts them
+            if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5 \
+                    and not _measures_alike(span, param):
+                # "two triangles" sets nothing unless a parameter counts them; "next week"
+                # is 7 of a count of days
+                continue
             if span.kind == "number" and _counts_the_parameter(text, span, param):
                 continue  # "two charges" counts the charges; it is no charge
             # The order of values and parameters places a value only where there are
@@ -174,6 +179,12 @@ def plain_values(
             continue
         plain.add(index)
     return plain
+
+
+def _measures_alike(span: Span, param: Param) -> bool:
+    """The span's unit measures what the parameter's description states or counts."""
+    units = measured_units(span, param)
+    return units is not None and same_dimension(*units)
 
 
 def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:

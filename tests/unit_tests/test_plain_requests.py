@@ -961,3 +961,24 @@ def test_a_shortened_word_names_the_allowed_value_it_begins() -> None:
     bound = bind_schema("Show me the fat, sodium and carbs of a bagel.", facts)
     assert bound.missing == []
     assert sorted(bound.sets[0]["details"]) == ["Carbohydrates", "Fat", "Sodium"]
+
+
+def test_a_period_said_in_weeks_fills_a_count_of_days() -> None:
+    # "Number of days" states its unit as a count: "the next week" is 7 of them, "the past
+    # two years" 24 months; "10 days" is no whole number of weeks.
+    outlook = schema(
+        ["city", "days"],
+        city={**STR, "description": "The city of the outlook."},
+        days={**INT, "description": "Number of days the outlook covers."},
+    )
+    bound = bind_schema("Give me the pollen outlook of Denver for the next week.", outlook)
+    assert bound.missing == []
+    assert bound.sets[0] == {"city": "Denver", "days": 7}
+    history = schema(
+        ["months"], months={**INT, "description": "The number of months of history to show."}
+    )
+    assert bind_schema("Show the rent history of the past two years.", history).sets[0] == {
+        "months": 24
+    }
+    weeks = schema(["weeks"], weeks={**INT, "description": "Number of weeks to plan."})
+    assert bind_schema("Plan the next 10 days.", weeks).missing == ["weeks"]
