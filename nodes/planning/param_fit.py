@@ -337,6 +337,12 @@ def type_fit(span: Span, param: Param) -> float:
     numeric = span.kind in {"number", "money", "percent"}
     if numeric and span.text[:1].isalpha():
         return 0.6 * _numeric_fit(kind, value)  # "three circles" counts more than it sets
+    if kind == "string" and head_word(param.name) == "year":
+        # A year kept as text: "in 2022" is it, a name ("Population Density") is not.
+        if _looks_like_year(span):
+            return 1.0
+        if span.kind == "name":
+            return 0.3
     if kind == "string":
         dated = bool(param.name_words & DATE_WORDS)
         if dated and span.kind not in {"date", "time", "datetime", "keyvalue", "quoted"}:
@@ -583,6 +589,29 @@ def _said_after(text: str, span: Span) -> list[str]:
     return said
 
 
+# A clause before a value that says most of a parameter's description in its own words.
+DESCRIBED_CUE = 0.9
+_CLAUSE_START = re.compile(
+    r"[,;:]|[.!?](?=\s)|\d(?![\d.,])|\b(?:and|or|with|if|where|while)\b", re.I
+)
+
+
+def _description_said_before(text: str, span: Span, param: Param) -> bool:
+    """The words of the value's clause before it say the parameter's description.
+
+    "the number of times interest applied per time period is 4" says most of "The number of
+    times that interest is compounded per time period": three of its words at least, and
+    most of what the clause says.
+    """
+    head = text[: span.start]
+    starts = list(_CLAUSE_START.finditer(head))
+    said = content_words(head[starts[-1].end():] if starts else head)
+    if len(said) < 3 or not param.description_words:
+        return False
+    shared = sum(_word_match(word, param.description_words) for word in said)
+    return shared >= 3 and shared >= 0.6 * len(said)
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
     before = own_words_before(text, span)
@@ -598,6 +627,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         NAME_CUE if range_end(text, span, param.name,
                               param.name_words or param.description_words) else 0.0,
         NAME_CUE if named_by_verb(text, span.start, param.name) else 0.0,
+        DESCRIBED_CUE if _description_said_before(text, span, param) else 0.0,
     )
     # Words before the span are nearer cues than words after it (at most two of those).
     score = max(

@@ -982,3 +982,28 @@ def test_a_period_said_in_weeks_fills_a_count_of_days() -> None:
     }
     weeks = schema(["weeks"], weeks={**INT, "description": "Number of weeks to plan."})
     assert bind_schema("Plan the next 10 days.", weeks).missing == ["weeks"]
+
+
+def test_a_value_after_its_description_in_other_words_is_that_parameter() -> None:
+    # "the payments made in each year are 12" says most of k's description: k, though its
+    # name is one letter and "year" is also the other parameter's word.
+    loan = schema(
+        ["amount", "years"],
+        amount={**INT, "description": "The amount borrowed."},
+        years={**INT, "description": "The length of the loan in years."},
+        k={**INT, "description": "How many payments are made each year. Default is 1."},
+    )
+    bound = bind_schema("Price a loan of $2000 for 3 years, and the payments made in each year are 12.",
+                        loan)
+    assert bound.sets[0] == {"amount": 2000, "years": 3, "k": 12}
+
+
+def test_a_year_parameter_of_text_takes_the_year_not_a_name() -> None:
+    density = schema(
+        ["region", "year"],
+        region={**STR, "description": "The region to measure."},
+        year={**STR, "description": "The year in which the index is measured."},
+    )
+    bound = bind_schema("Compute the Rainfall Index for Kenya in 2019 if the rain is 300 mm.",
+                        density)
+    assert bound.sets[0]["year"] == "2019"
