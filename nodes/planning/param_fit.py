@@ -123,6 +123,11 @@ _OPEN_LIST = re.compile(
 )
 
 
+_QUOTED_CHOICES = re.compile(
+    r"\(\s*['\"][^'\"]{1,40}['\"](?:\s*(?:,|\bor\b|/)\s*['\"][^'\"]{1,40}['\"])+\s*\)"
+)
+
+
 def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
     """Values a description lists for a string, and whether the list is closed.
 
@@ -132,7 +137,11 @@ def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
     closed = bool(_CLOSED_LIST.search(description))
     opened = _OPEN_LIST.search(description)
     if not closed and not opened:
-        return (), False
+        # "The unit ('Celsius' or 'Fahrenheit')": quoted choices in brackets close the list.
+        choices = _QUOTED_CHOICES.search(description)
+        if choices is None:
+            return (), False
+        return tuple(dict.fromkeys(v.strip() for v in _ALLOWED.findall(choices.group()))), True
     values = [m.strip() for m in _ALLOWED.findall(description)]
     if opened and not values:
         tail = re.split(r"[.;)]\s", description[opened.end() :] + " ", maxsplit=1)[0]

@@ -1007,3 +1007,15 @@ def test_a_year_parameter_of_text_takes_the_year_not_a_name() -> None:
     bound = bind_schema("Compute the Rainfall Index for Kenya in 2019 if the rain is 300 mm.",
                         density)
     assert bound.sets[0]["year"] == "2019"
+
+
+def test_a_name_another_parameter_took_as_its_allowed_value_is_no_second_place() -> None:
+    # "in Kelvin" is the unit's value: no second call for a place named Kelvin.
+    outlook = schema(
+        ["city", "days"],
+        city={**STR, "description": "The city to get the mean temperature for."},
+        days={**INT, "description": "The number of days to average over."},
+        scale={**STR, "description": "The scale ('Kelvin' or 'Celsius'). Default is 'Celsius'."},
+    )
+    bound = bind_schema("Get the mean temperature in Lisbon for the next 4 days in Kelvin.", outlook)
+    assert bound.sets == [{"city": "Lisbon", "days": 4, "scale": "Kelvin"}]
