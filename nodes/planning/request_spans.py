@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from stores.language import spans as shared_spans
+from stores.language.codes import codes_of, is_country_code
 from stores.language.cues import english_cue_words
 from stores.language.keywords import STOPWORDS
 from stores.language.spans import Span
@@ -647,8 +648,15 @@ def _share_range_year(text: str, atoms: list[Span]) -> list[Span]:
 _REGION_CODE = re.compile(r"[A-Z]{2}|(?:[A-Z]\.){2}")
 
 
+def _is_region(value: str) -> bool:
+    """A region or country code ("CO", "D.C.", "USA") or a country's name ("France")."""
+    return _REGION_CODE.fullmatch(value) is not None or (
+        is_country_code(value) if value.isupper() else bool(codes_of(value, "country"))
+    )
+
+
 def _join_regions(text: str, atoms: list[Span]) -> list[Span]:
-    """A name and a region code after its comma are one place: "Denver, CO", "Dallas, TX".
+    """A name and a region after its comma are one place: "Denver, CO", "Lyon, France".
 
     Joined before lists are grouped, so "Denver, CO and Austin, TX" is a list of two places,
     not of four names. A code after a code ("AL, AK") is a list of codes.
@@ -661,8 +669,8 @@ def _join_regions(text: str, atoms: list[Span]) -> list[Span]:
             and last.kind == atom.kind == "name"
             and not last.items
             and text[last.end : atom.start] == ", "
-            and _REGION_CODE.fullmatch(str(atom.value)) is not None
-            and _REGION_CODE.fullmatch(str(last.value)) is None
+            and _is_region(str(atom.value))
+            and not _is_region(str(last.value))
         ):
             place = text[last.start : atom.end]
             joined[-1] = Span("name", place, place, last.start, atom.end, items=(last, atom))

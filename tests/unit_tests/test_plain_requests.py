@@ -1019,3 +1019,15 @@ def test_a_name_another_parameter_took_as_its_allowed_value_is_no_second_place()
     )
     bound = bind_schema("Get the mean temperature in Lisbon for the next 4 days in Kelvin.", outlook)
     assert bound.sets == [{"city": "Lisbon", "days": 4, "scale": "Kelvin"}]
+
+
+def test_a_place_and_its_country_after_a_comma_are_one_place_in_a_list() -> None:
+    route = schema(
+        ["origin", "destination"],
+        origin={**STR, "description": "Where the trip starts."},
+        destination={**STR, "description": "Where the trip ends."},
+    )
+    bound = bind_schema("Get the driving time between Lyon, France and Turin, ITA.", route)
+    assert bound.sets == [{"origin": "Lyon, France", "destination": "Turin, ITA"}]
+    spans = extract_spans("Compare rents in Porto, Portugal and Graz, Austria.")
+    assert [item.text for item in spans[0].items] == ["Porto, Portugal", "Graz, Austria"]
