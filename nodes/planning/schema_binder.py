@@ -213,6 +213,10 @@ def bind_schema(
             continue
         taken = [atoms[i][0] for i in used]
         phrase = _phrase_after_cue(text, param, taken)
+        if phrase is None and written_form(param.name_words, param.schema) is None \
+                and not param.name_words & DATE_WORDS:
+            # "a single room" for the room type, "of human cell" for the cell type.
+            phrase = phrase_before_name(text, param, taken, exclude)
         if phrase is not None:
             # "the proteins of the nucleus, mitochondria, and cytoplasm": one value each.
             values[param.name] = [phrase.value, *coordinated_phrases(text, phrase.end)]

@@ -1031,3 +1031,15 @@ def test_a_place_and_its_country_after_a_comma_are_one_place_in_a_list() -> None
     assert bound.sets == [{"origin": "Lyon, France", "destination": "Turin, ITA"}]
     spans = extract_spans("Compare rents in Porto, Portugal and Graz, Austria.")
     assert [item.text for item in spans[0].items] == ["Porto, Portugal", "Graz, Austria"]
+
+
+def test_a_required_kind_said_as_the_word_before_its_noun() -> None:
+    rent = schema(
+        ["car_type", "days"],
+        car_type={**STR, "description": "The class of vehicle to rent."},
+        days={**INT, "description": "How many days to rent for."},
+    )
+    bound = bind_schema("I want to rent a compact car for two days at the airport.", rent)
+    assert bound.sets == [{"car_type": "compact", "days": 2}]
+    bees = schema(["bee_type"], bee_type={**STR, "description": "Kind of bee."})
+    assert bind_schema("How long does a worker bee live?", bees).sets == [{"bee_type": "worker"}]
