@@ -290,6 +290,16 @@ def _clock_parts(found: Sequence[Span], params: Sequence[Param]) -> dict[str, in
             parts["minute"][0].name: int(clock.group(2) or 0)}
 
 
+def _opens_sentence(text: str, word: re.Match[str]) -> bool:
+    """A capitalised word that opens a sentence before a lower-case one: its verb ("Find")."""
+    before = text[: word.start()].rstrip(" '\"")
+    return (
+        (not before or before[-1] in ".!?")
+        and word.group()[:1].isupper()
+        and re.match(r"\s+[a-z]", text[word.end() :]) is not None
+    )
+
+
 def _phrases_by_meaning(
     text: str,
     atoms: Sequence[tuple[Span, int]],
@@ -329,7 +339,8 @@ def _phrases_by_meaning(
     for index, word in enumerate(words):
         lowered = word.group().lower()
         lemma = lemmatize(singular(lowered))
-        useless = lowered in STOPWORDS or lowered in _WEAK or len(lowered) < 3 or lemma in exclude
+        useless = lowered in STOPWORDS or lowered in _WEAK or len(lowered) < 3 \
+            or lemma in exclude or _opens_sentence(text, word)
         adjacent = index > 0 and not text[words[index - 1].end() : word.start()].strip()
         if useless or not adjacent:
             runs.append([])

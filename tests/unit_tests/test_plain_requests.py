@@ -1043,3 +1043,20 @@ def test_a_required_kind_said_as_the_word_before_its_noun() -> None:
     assert bound.sets == [{"car_type": "compact", "days": 2}]
     bees = schema(["bee_type"], bee_type={**STR, "description": "Kind of bee."})
     assert bind_schema("How long does a worker bee live?", bees).sets == [{"bee_type": "worker"}]
+
+
+def test_the_verb_that_opens_a_request_is_no_value_by_meaning() -> None:
+    def alike(query: str, phrases: list[str]) -> list[float]:
+        # A scripted similarity that likes every capitalised word: only the rule keeps the
+        # opening verb out.
+        return [0.9 if phrase[:1].isupper() else 0.1 for phrase in phrases]
+
+    gifts = schema(
+        ["hobby", "count"],
+        hobby={**STR, "description": "The pastime of the people."},
+        count={**INT, "description": "The number of gifts."},
+    )
+    bound = bind_schema("Choose three gifts for people who like knitting.", gifts,
+                        similarity=alike)
+    assert bound.sets[0].get("hobby") != "Choose"
+    assert bound.sets[0]["count"] == 3
