@@ -40,6 +40,7 @@ from stores.language.identifiers import (
     split_words,
 )
 from stores.language.keywords import STOPWORDS, lemmatize
+from stores.language.places import country_of_city
 from stores.language.units import (
     convert,
     same_dimension,
@@ -478,8 +479,11 @@ def _place_cue(text: str, span: Span, param: Param) -> float:
     }
     if not said & _PLACE_WORDS:
         return 0.0
-    # Alone, "in Premier League" is no evidence enough for an optional venue.
-    return PLACE_CUE if param.required else PLACE_CUE / 2
+    # Alone, "in Premier League" is no evidence enough for an optional venue. A city the
+    # tables know is the value of a parameter named for a place rather than of one whose
+    # description says "area" ("design in Portland": location, not specialization).
+    known = 0.1 if param.name_words & _PLACE_WORDS and country_of_city(str(span.value)) else 0.0
+    return (PLACE_CUE if param.required else PLACE_CUE / 2) + known
 
 
 # The kinds of names the ISO tables know, by the words a parameter's name calls them.

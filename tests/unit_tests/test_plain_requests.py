@@ -1060,3 +1060,16 @@ def test_the_verb_that_opens_a_request_is_no_value_by_meaning() -> None:
                         similarity=alike)
     assert bound.sets[0].get("hobby") != "Choose"
     assert bound.sets[0]["count"] == 3
+
+
+def test_a_known_city_after_in_is_the_place_when_another_word_cues_it_too() -> None:
+    # "... design in Portland": "design" cues the specialty, "in" the place; the city is a
+    # place the tables know, so it is the location.
+    find = schema(
+        ["location", "specialty"],
+        location={**STR, "description": "City and state where they work, e.g. Austin, TX."},
+        specialty={**STR, "description": "Area of work. Common areas include bath design."},
+    )
+    bound = bind_schema("Find a Master Builder with 5 years in small kitchen design in Portland",
+                        find)
+    assert bound.sets[0]["location"] == "Portland, OR"  # city and state, as described
