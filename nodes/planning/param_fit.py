@@ -482,7 +482,8 @@ def _place_cue(text: str, span: Span, param: Param) -> float:
     # Alone, "in Premier League" is no evidence enough for an optional venue. A city the
     # tables know is the value of a parameter named for a place rather than of one whose
     # description says "area" ("design in Portland": location, not specialization).
-    known = 0.1 if param.name_words & _PLACE_WORDS and country_of_city(str(span.value)) else 0.0
+    city = str(span.items[0].value if span.items else span.value)  # "Austin, TX": Austin
+    known = 0.1 if param.name_words & _PLACE_WORDS and country_of_city(city) else 0.0
     return (PLACE_CUE if param.required else PLACE_CUE / 2) + known
 
 
