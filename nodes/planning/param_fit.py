@@ -617,6 +617,8 @@ def _description_said_before(text: str, span: Span, param: Param) -> bool:
     times that interest is compounded per time period": three of its words at least, and
     most of what the clause says.
     """
+    if span.kind in {"number", "money", "percent"} and span.text[:1].isalpha():
+        return False  # "compare the energy output of two different projects" counts them
     head = text[: span.start]
     starts = list(_CLAUSE_START.finditer(head))
     said = content_words(head[starts[-1].end():] if starts else head)

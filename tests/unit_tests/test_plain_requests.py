@@ -1073,3 +1073,16 @@ def test_a_known_city_after_in_is_the_place_when_another_word_cues_it_too() -> N
     bound = bind_schema("Find a Master Builder with 5 years in small kitchen design in Portland",
                         find)
     assert bound.sets[0]["location"] == "Portland, OR"  # city and state, as described
+
+
+def test_a_number_in_words_after_a_described_clause_still_counts_things() -> None:
+    # "the total water output of two different farms": the clause says the month's
+    # description, but "two different farms" counts farms; it is no month.
+    farm = schema(
+        ["size"],
+        size={**INT, "description": "The farm's size in acres."},
+        month={**STR, "description": "The month for which to compute the total water output."},
+    )
+    bound = bind_schema("Can you help me compare the total water output of two different farms?",
+                        farm)
+    assert "month" not in bound.sets[0]
