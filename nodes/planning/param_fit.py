@@ -211,6 +211,11 @@ _PLACE_WORDS = frozenset(
 _PLACE_PARTS = _PLACE_WORDS | {"state", "province", "county", "origin"}
 
 
+def is_place_param(param: Param) -> bool:
+    """A parameter whose name or description says it holds a place or a part of one."""
+    return bool((param.name_words | param.description_words) & _PLACE_PARTS)
+
+
 def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
     """Places read as one name ("Boston, MA") split again when the schema wants the parts.
 

@@ -19,12 +19,14 @@ from nodes.planning.param_fit import (
     _word_match,
     content_words,
     cue_score,
+    is_place_param,
     measured_units,
     place_cue_after_venue,
     places_after_venues,
     type_fit,
 )
 from nodes.planning.request_spans import Span, context_words
+from nodes.planning.value_cues import head_word
 from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
 from stores.language.units import same_dimension
@@ -101,15 +103,34 @@ def choose_pairs(
         and (atoms[pair[1]][0].kind not in _NUMERIC or pair[3] >= NUMBER_GUESS_CUE)
     ]
     sure = [pair for pair in pairs if pair[2].required or pair[3] >= STRONG_CUE]
+    took_list: dict[int, Param] = {}  # list group -> the parameter its first item went to
     for score, index, param, cue in [*sure, *guessed]:
         if index in taken or param.name in assigned:
             continue
+        # Numbers of one list fill several parameters ("coefficients 5, 20 and -25"); names
+        # of one list are values of one kind.
+        group = atoms[index][1] if atoms[index][0].kind == "name" else -1
+        if group >= 0 and group in took_list and not _one_kind(took_list[group], param):
+            continue  # "near Berlin and Paris": Paris is the second place, no genre
+        if group >= 0:
+            took_list.setdefault(group, param)
         assigned[param.name] = index
         cues[param.name] = cue
         scores[param.name] = score
         taken.add(index)
     _swap_when_better(assigned, cues, scores, sure, bases)
     return assigned, cues, scores
+
+
+def _one_kind(first: Param, second: Param) -> bool:
+    """Whether the items of one list may go to these two parameters.
+
+    Two ends ("start_city", "end_city") or two of a numbered series: both named for the
+    same thing, or both places.
+    """
+    if head_word(first.name) == head_word(second.name):
+        return True
+    return bool(is_place_param(first) and is_place_param(second))
 
 
 def _swap_when_better(

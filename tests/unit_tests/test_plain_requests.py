@@ -1086,3 +1086,24 @@ def test_a_number_in_words_after_a_described_clause_still_counts_things() -> Non
     bound = bind_schema("Can you help me compare the total water output of two different farms?",
                         farm)
     assert "month" not in bound.sets[0]
+
+
+def test_the_items_of_one_list_are_values_of_one_kind() -> None:
+    # "near Lisbon and Porto": two places, one call each; Porto is no genre. Two ends of a
+    # route still split one list ("between Lisbon and Porto").
+    shows = schema(
+        ["location", "genre"],
+        location={**STR, "description": "The city of the shows."},
+        genre={**STR, "description": "The genre of the shows."},
+    )
+    bound = bind_schema("Find me the fado shows near Lisbon and Porto.", shows)
+    assert [s["location"] for s in bound.sets] == ["Lisbon", "Porto"]
+    assert all(s.get("genre") != "Porto" for s in bound.sets)
+    route = schema(
+        ["start_city", "end_city"],
+        start_city={**STR, "description": "Where the drive starts."},
+        end_city={**STR, "description": "Where the drive ends."},
+    )
+    assert bind_schema("How long is the drive between Lisbon and Porto?", route).sets == [
+        {"start_city": "Lisbon", "end_city": "Porto"}
+    ]
