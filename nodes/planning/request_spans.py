@@ -616,7 +616,7 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     if _CJK.search(text):
         # Chinese or mixed: the shared span library reads Chinese numbers, dates and money.
         return shared_spans.extract_spans(text, now=now)
-    atoms = _share_range_year(text, _join_regions(text, _scan_atoms(text, now)))
+    atoms = _share_range_year(text, _join_regions(text, _join_models(text, _scan_atoms(text, now))))
     return [_signed(text, span) for span in _group_lists(text, atoms)]
 
 
@@ -646,6 +646,29 @@ def _share_range_year(text: str, atoms: list[Span]) -> list[Span]:
 
 
 _REGION_CODE = re.compile(r"[A-Z]{2}|(?:[A-Z]\.){2}")
+
+
+def _join_models(text: str, atoms: list[Span]) -> list[Span]:
+    """A name and the model code right after it are one name: "Yamaha P125", "Galaxy S21".
+
+    The code mixes letters and digits and starts with a capital; a code after a lower-case
+    word ("order XK42") is an identifier of its own.
+    """
+    joined: list[Span] = []
+    for atom in atoms:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and last.kind == "name" and atom.kind == "identifier"
+            and not last.items
+            and text[last.end : atom.start] == " "
+            and re.fullmatch(r"[A-Z][A-Za-z]*\d[\dA-Za-z]*", atom.text) is not None
+        ):
+            name = text[last.start : atom.end]
+            joined[-1] = Span("name", name, name, last.start, atom.end)
+            continue
+        joined.append(atom)
+    return joined
 
 
 def _is_region(value: str) -> bool:

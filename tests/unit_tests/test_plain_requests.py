@@ -1107,3 +1107,11 @@ def test_the_items_of_one_list_are_values_of_one_kind() -> None:
     assert bind_schema("How long is the drive between Lisbon and Porto?", route).sets == [
         {"start_city": "Lisbon", "end_city": "Porto"}
     ]
+
+
+def test_a_name_and_the_model_code_after_it_are_one_name() -> None:
+    spans = extract_spans("What does a Roland FP30 keyboard cost in Oslo?")
+    assert [(s.kind, s.text) for s in spans] == [("name", "Roland FP30"), ("name", "Oslo")]
+    # An identifier that follows a name only after a word stays an identifier.
+    spans = extract_spans("Ship order XK42 to Anna now")
+    assert ("identifier", "XK42") in [(s.kind, s.text) for s in spans]
