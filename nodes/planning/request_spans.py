@@ -80,7 +80,10 @@ _NUMBER = re.compile(
     r"(?:\s*[x×*]\s*10\^[-+]?\d+|\^[-+]?\d+)?"
 )
 _UNIT_ATTACHED = re.compile(r"[A-Za-z°µΩ/²³^\d]*[A-Za-z°µΩ²³](?:\^\d+)?")
-_UNIT_FOLLOWING = re.compile(r"\s+([A-Za-z°µΩ/²³]+(?:\^\d+)?(?:/[A-Za-z²³^\d]+)?)")
+# "600 at-bats": a hyphenated word is one counted noun.
+_UNIT_FOLLOWING = re.compile(
+    r"\s+([A-Za-z°µΩ/²³]+(?:-[A-Za-z]+)*(?:\^\d+)?(?:/[A-Za-z²³^\d]+)?)"
+)
 # The scale after "degrees": "degrees Fahrenheit" is one unit.
 _DEGREE_SCALE = re.compile(r"\s+(celsius|fahrenheit|kelvin)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][\w'’\-.]*[\w]|[A-Za-z]|\d[\w.\-]*")

@@ -1115,3 +1115,9 @@ def test_a_name_and_the_model_code_after_it_are_one_name() -> None:
     # An identifier that follows a name only after a word stays an identifier.
     spans = extract_spans("Ship order XK42 to Anna now")
     assert ("identifier", "XK42") in [(s.kind, s.text) for s in spans]
+
+
+def test_a_hyphenated_word_after_a_number_is_what_it_counts() -> None:
+    # "90 pull-ups" counts pull-ups: the two numbers are two measures, not one list.
+    spans = extract_spans("She did 40 squats and 90 pull-ups today.")
+    assert [(s.text, s.unit) for s in spans] == [("40 squats", "squats"), ("90 pull-ups", "pull-ups")]
