@@ -45,8 +45,8 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
         if found:
             candidate = (100.0 + len(spoken), option, found.start())
         else:
-            if len(spoken) < 5:
-                continue
+            if len(spoken) < 5 or re.search(r"\d", spoken):
+                continue  # "2022-04-27" is no typo of the example "2022-04-28"
             words = re.findall(r"[a-z0-9]+", lowered)
             width = len(spoken.split())
             candidate = None

@@ -33,6 +33,7 @@ from nodes.planning.argument_sets import (
 )
 from nodes.planning.array_values import bind_arrays
 from nodes.planning.currency_values import currency_values
+from nodes.planning.frequency_values import frequency_values
 from nodes.planning.named_lists import values_named_in_order
 from nodes.planning.named_values import bind_named_values
 from nodes.planning.object_binding import bind_object_parameters
@@ -169,6 +170,8 @@ def bind_schema(
     # request's one list of that many things, fills a numbered series of text parameters.
     if not filled:
         _series_from_lower_case_list(text, params, values, evidence)
+    # "compounded quarterly": a count per year said as a frequency.
+    frequency_values(text, params, values)
     # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
     # sets said again in the same shape are assigned set by set.
     free_params = [p for p in params if p.name not in values]

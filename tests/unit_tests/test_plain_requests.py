@@ -1121,3 +1121,27 @@ def test_a_hyphenated_word_after_a_number_is_what_it_counts() -> None:
     # "90 pull-ups" counts pull-ups: the two numbers are two measures, not one list.
     spans = extract_spans("She did 40 squats and 90 pull-ups today.")
     assert [(s.text, s.unit) for s in spans] == [("40 squats", "squats"), ("90 pull-ups", "pull-ups")]
+
+
+def test_a_date_one_day_off_the_description_example_is_no_typo_of_it() -> None:
+    trip = schema(
+        ["day"],
+        day={**STR, "description": "The day of the trip. Accepts dates e.g., 2021-05-10."},
+    )
+    assert bind_schema("Plan a trip to Oslo on 2021-05-11.", trip).sets == [{"day": "2021-05-11"}]
+
+
+def test_a_frequency_word_fills_a_count_per_year() -> None:
+    savings = schema(
+        ["deposit", "years", "times"],
+        deposit={**INT, "description": "The amount put in."},
+        years={**INT, "description": "How long it stays, in years."},
+        times={**INT, "description": "The number of times the interest is paid per year."},
+    )
+    bound = bind_schema("What does $800 grow to in 4 years if interest is paid monthly?", savings)
+    assert bound.sets == [{"deposit": 800, "years": 4, "times": 12}]
+    bound = bind_schema("Grow $800 for 4 years, paid quarterly.", savings)
+    assert bound.sets == [{"deposit": 800, "years": 4, "times": 4}]
+    # "an annual rate" says how a rate is quoted, not how often anything happens.
+    annual = bind_schema("Grow $800 at an annual rate of 3% for 4 years.", savings)
+    assert annual.sets[0].get("times") != 1
