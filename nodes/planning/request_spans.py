@@ -619,7 +619,8 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     if _CJK.search(text):
         # Chinese or mixed: the shared span library reads Chinese numbers, dates and money.
         return shared_spans.extract_spans(text, now=now)
-    atoms = _share_range_year(text, _join_regions(text, _join_models(text, _scan_atoms(text, now))))
+    atoms = _join_feet_inches(text, _join_models(text, _scan_atoms(text, now)))
+    atoms = _share_range_year(text, _join_regions(text, atoms))
     return [_signed(text, span) for span in _group_lists(text, atoms)]
 
 
@@ -649,6 +650,25 @@ def _share_range_year(text: str, atoms: list[Span]) -> list[Span]:
 
 
 _REGION_CODE = re.compile(r"[A-Z]{2}|(?:[A-Z]\.){2}")
+
+
+# "5ft 10in", "6 feet 2 inches", "5'11\"": one length, in inches.
+_FEET_INCHES = re.compile(
+    r"(?<![\d.])(\d+)\s*(?:ft\.?|feet|foot|'|’)\s*(?:and\s+)?(\d{1,2}(?:\.\d+)?)\s*"
+    r"(?:in\.?|inch(?:es)?|\"|''|”)(?![A-Za-z])",
+    re.I,
+)
+
+
+def _join_feet_inches(text: str, atoms: list[Span]) -> list[Span]:
+    """Feet and inches said together are one length in inches: "5ft 10in" is 70 in."""
+    for match in _FEET_INCHES.finditer(text):
+        start, end = match.span()
+        inches = int(match.group(1)) * 12 + float(match.group(2))
+        value = int(inches) if inches.is_integer() else inches
+        atoms = [a for a in atoms if a.end <= start or a.start >= end]
+        atoms.append(Span("number", value, text[start:end], start, end, unit="in"))
+    return sorted(atoms, key=lambda a: a.start)
 
 
 def _join_models(text: str, atoms: list[Span]) -> list[Span]:

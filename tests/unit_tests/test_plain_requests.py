@@ -1145,3 +1145,14 @@ def test_a_frequency_word_fills_a_count_per_year() -> None:
     # "an annual rate" says how a rate is quoted, not how often anything happens.
     annual = bind_schema("Grow $800 at an annual rate of 3% for 4 years.", savings)
     assert annual.sets[0].get("times") != 1
+
+
+def test_feet_and_inches_said_together_are_one_height() -> None:
+    for said in ("6 feet 2 inches", "6ft 2in", "6'2\""):
+        spans = [s for s in extract_spans(f"I am {said} tall and weigh 180 lbs.")
+                 if s.kind == "number"]
+        assert [(s.value, s.unit) for s in spans] == [(74, "in"), (180, "lbs")], said
+    person = schema(
+        ["height"], height={**INT, "description": "Height of the person in inches."}
+    )
+    assert bind_schema("A person 5ft 10in tall.", person).sets == [{"height": 70}]
