@@ -33,6 +33,7 @@ from nodes.planning.value_forms import (
 )
 from stores.language.codes import CodeKind, codes_of, is_country_code
 from stores.language.cues import english_words_of
+from stores.language.date_formats import time_as_described
 from stores.language.identifiers import (
     identifier_base,
     is_identifier_name,
@@ -322,6 +323,18 @@ def counted_unit(description: str) -> Any | None:
     return unit_of(word.group())
 
 
+def whole_hour(span: Span, param: Param) -> int | None:
+    """The hour (0-23) a clock time is on the hour, for a parameter that counts hours."""
+    if span.kind != "time" or not isinstance(span.value, str):
+        return None
+    if "hour" not in param.name_words | param.description_words:
+        return None
+    clock = time_as_described(span.value, "HH:MM")
+    if clock is None or not clock.endswith(":00"):
+        return None
+    return int(clock[:2])
+
+
 def quoted_number(value: str) -> float | None:
     """The number a quoted value is ("94110", "0.75"), or None when it is text."""
     text = value.strip()
@@ -367,6 +380,8 @@ def type_fit(span: Span, param: Param) -> float:
     if kind == "integer":
         if numeric and isinstance(value, int | float) and float(value).is_integer():
             return 1.0
+        if span.kind == "time" and whole_hour(span, param) is not None:
+            return 1.0  # "until 11 PM" for a closing hour in 24 hour format: 23
         if span.kind == "keyvalue" and isinstance(value, int) and not isinstance(value, bool):
             return 1.0
         return 0.0
@@ -681,7 +696,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         score = max(score, STATED_UNIT_CUE)  # "at 3m": a distance "in meters"
     if _looks_like_year(span) and head_word(param.name) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
-    if span.kind == "time" and "time" in param.name_words and type_fit(span, param) > 0.3:
+    if span.kind == "time" and param.name_words & {"time", "hour"} \
+            and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "around 7pm" is the show_time, as "in 2020" a year
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}

@@ -12,7 +12,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from nodes.planning.param_fit import Param, _word_match, measured_units, quoted_number
+from nodes.planning.param_fit import (
+    Param,
+    _word_match,
+    measured_units,
+    quoted_number,
+    whole_hour,
+)
 from nodes.planning.request_spans import Span
 from nodes.planning.value_cues import head_word
 from stores.language.codes import value_as_described
@@ -33,6 +39,9 @@ def span_value(span: Span, param: Param) -> Any:
         said = " ".join(param.description_words)
         if "percent" not in said and "percentage" not in said:
             return round(float(span.value) / 100, 10)
+    hour = whole_hour(span, param) if param.kind == "integer" else None
+    if hour is not None:
+        return hour  # "11 PM" for a closing hour in 24 hour format
     described = date_as_described(span, param)
     if described is not None:
         return described

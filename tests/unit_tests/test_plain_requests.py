@@ -1156,3 +1156,18 @@ def test_feet_and_inches_said_together_are_one_height() -> None:
         ["height"], height={**INT, "description": "Height of the person in inches."}
     )
     assert bind_schema("A person 5ft 10in tall.", person).sets == [{"height": 70}]
+
+
+def test_a_clock_time_fills_an_hour_counted_in_a_whole_number() -> None:
+    # "until 10 PM" for "the latest closing hour, in 24 hour format": 22.
+    bars = schema(
+        ["city"],
+        city={**STR, "description": "The city to search."},
+        closing_hour={**INT, "description": "The latest closing hour, in 24 hour format."},
+    )
+    assert bind_schema("Find a bar in Leeds open until 10 PM.", bars).sets == [
+        {"city": "Leeds", "closing_hour": 22}
+    ]
+    # Half past is no whole hour: left out rather than rounded.
+    assert "closing_hour" not in bind_schema("Find a bar in Leeds open until 10:30 PM.",
+                                             bars).sets[0]
