@@ -82,6 +82,8 @@ def choose_pairs(
                 continue
             if span.kind == "number" and _counts_the_parameter(text, span, param):
                 continue  # "two charges" counts the charges; it is no charge
+            if _names_another(span, param, params):
+                continue  # "my weight on Earth" names weight_earth_kg: Earth is no planet
             # The order of values and parameters places a value only where there are
             # several of either: a lone value of a lone parameter has no place to be in.
             alone = len(free) == 1 or len(params) == 1
@@ -200,6 +202,16 @@ def plain_values(
             continue
         plain.add(index)
     return plain
+
+
+def _names_another(span: Span, param: Param, params: Sequence[Param]) -> bool:
+    """A name whose words are in another parameter's name and not in this one's."""
+    if span.kind != "name" or not isinstance(span.value, str):
+        return False
+    words = content_words(span.value)
+    if not words or words <= param.name_words:
+        return False
+    return any(other is not param and words <= other.name_words for other in params)
 
 
 def _measures_alike(span: Span, param: Param) -> bool:

@@ -1171,3 +1171,15 @@ def test_a_clock_time_fills_an_hour_counted_in_a_whole_number() -> None:
     # Half past is no whole hour: left out rather than rounded.
     assert "closing_hour" not in bind_schema("Find a bar in Leeds open until 10:30 PM.",
                                              bars).sets[0]
+
+
+def test_a_name_another_parameter_is_named_after_is_no_value() -> None:
+    # "my weight on Earth is 70 kg" names the parameter weight_earth_kg: Earth is no planet
+    # to go to; Mars is.
+    space = schema(
+        ["weight_earth_kg", "planet"],
+        weight_earth_kg={**INT, "description": "Your weight on Earth in kilograms."},
+        planet={**STR, "description": "The planet to weigh yourself on."},
+    )
+    bound = bind_schema("What would I weigh on Venus if my weight on Earth is 64 kg?", space)
+    assert bound.sets == [{"weight_earth_kg": 64, "planet": "Venus"}]
