@@ -21,6 +21,7 @@ goes only to what the parameters said with evidence, and the required ones, left
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -487,6 +488,11 @@ def _extend_repeats(
         return
     listed: dict[str, list[int]] = {}
     patterned: dict[str, list[int]] = {}
+    # The rest of a list of three or more another parameter took are that parameter's
+    # values ("seasons 2017, 2018 and 2019"). Two joined by "and" may be two sets' halves
+    # ("USD to AUD and USD to CAD").
+    sizes = Counter(group for _, group in atoms if group >= 0)
+    taken_lists = {atoms[i][1] for i in assigned.values() if sizes[atoms[i][1]] >= 3}
     for name, index in assigned.items():
         param = by_name[name]
         if param.kind == "array":
@@ -498,7 +504,7 @@ def _extend_repeats(
             if group >= 0 and other_group == group:
                 listed.setdefault(name, []).append(other)
                 continue
-            if other < index:
+            if other < index or other_group in taken_lists:
                 continue
             if candidate.kind != span.kind or type_fit(candidate, param) < 1.0:
                 continue

@@ -1183,3 +1183,15 @@ def test_a_name_another_parameter_is_named_after_is_no_value() -> None:
     )
     bound = bind_schema("What would I weigh on Venus if my weight on Earth is 64 kg?", space)
     assert bound.sets == [{"weight_earth_kg": 64, "planet": "Venus"}]
+
+
+def test_one_list_is_no_two_argument_sets() -> None:
+    # "in seasons 2017, 2018 and 2019" is one list of seasons; the id said before it is
+    # every call's, not a value of a second set.
+    check = schema(
+        ["player_id", "season"],
+        player_id={**INT, "description": "The player's id."},
+        season={**INT, "description": "The season to check."},
+    )
+    bound = bind_schema("Check the player with id 5521 in seasons 2015, 2016 and 2017.", check)
+    assert bound.sets == [{"player_id": 5521, "season": year} for year in (2015, 2016, 2017)]
