@@ -117,11 +117,11 @@ def content_words(text: str) -> set[str]:
 
 _CLOSED_LIST = re.compile(
     r"allowed|one of|options|possible values|choose|either|can be|must be|valid values|"
-    r"supported|accepted",
+    r"supported|accepted|could be|may be",
     re.I,
 )
 _OPEN_LIST = re.compile(
-    r"e\.g\.?|i\.e\.?|such as|\blike\b|for example|for instance|example", re.I
+    r"e\.g\.?|i\.e\.?|such as|\blike\b|for example|for instance|example|\betc\b", re.I
 )
 
 

@@ -1195,3 +1195,14 @@ def test_one_list_is_no_two_argument_sets() -> None:
     )
     bound = bind_schema("Check the player with id 5521 in seasons 2015, 2016 and 2017.", check)
     assert bound.sets == [{"player_id": 5521, "season": year} for year in (2015, 2016, 2017)]
+
+
+def test_quoted_examples_after_could_be_are_the_values_allowed() -> None:
+    films = schema(
+        ["city"],
+        city={**STR, "description": "The city of the cinemas."},
+        screen={**STR, "description": "Screen of the film - could be 'IMAX', '3D', 'HFR' etc."},
+    )
+    bound = bind_schema("Films on IMAX screens in Oslo, and on 3D screens in Bergen.", films)
+    assert sorted((s["city"], s.get("screen")) for s in bound.sets) == [
+        ("Bergen", "3D"), ("Oslo", "IMAX")]

@@ -177,3 +177,20 @@ def test_a_place_written_like_the_description_s_example_is_one_value() -> None:
         {"tool": "library_finder", "location": "Austin, TX"}]
     assert _planned("Find a library in Denver, CO", library) == [
         {"tool": "library_finder", "location": "Denver, CO"}]
+
+
+def test_do_the_same_for_other_places_keeps_the_first_calls_other_values() -> None:
+    cafes = _tool(
+        "cafe_finder", "Find cafes in a city.",
+        {"location": {"type": "string", "description": "The city."},
+         "closing_hour": {"type": "integer",
+                          "description": "Latest closing hour, in 24 hour format."}},
+        ["location"],
+    )
+    calls = _planned(
+        "Can you find cafes in Lyon, France that are open until at least 21:00, and then do the"
+        " same for Nice, France and Metz, France?",
+        cafes,
+    )
+    assert sorted((c["location"], c.get("closing_hour")) for c in calls) == [
+        ("Lyon, France", 21), ("Metz, France", 21), ("Nice, France", 21)]
