@@ -335,6 +335,24 @@ def whole_hour(span: Span, param: Param) -> int | None:
     return int(clock[:2])
 
 
+# What a text parameter that takes a measure is named or described by ("the length of the
+# stay, e.g. '2 weeks'").
+_MEASURE_WORDS = frozenset({
+    "duration", "period", "time", "length", "distance", "size", "age", "weight", "height",
+    "amount", "quantity", "range", "interval", "frequency", "measure", "measurement", "value",
+})
+
+
+def _measures_nothing_said(span: Span, param: Param) -> bool:
+    """A number with a unit ("5 years") for a text parameter that says nothing of measures."""
+    if span.kind != "number" or not span.unit or unit_of(span.unit) is None:
+        return False
+    said = param.name_words | param.description_words
+    unit = lemmatize(singular(span.unit.lower()))
+    return not said & (_MEASURE_WORDS | DATE_WORDS) and not _word_match(unit, said) and \
+        stated_unit(str(param.schema.get("description") or "")) is None
+
+
 def quoted_number(value: str) -> float | None:
     """The number a quoted value is ("94110", "0.75"), or None when it is text."""
     text = value.strip()
@@ -363,6 +381,8 @@ def type_fit(span: Span, param: Param) -> float:
         number = quoted_number(value)  # "zip code '94110'": the quotes keep a number
         return 0.0 if number is None or (kind == "integer" and not number.is_integer()) else 1.0
     numeric = span.kind in {"number", "money", "percent"}
+    if kind == "string" and _measures_nothing_said(span, param):
+        return 0.0  # "5 years" is no species
     if numeric and span.text[:1].isalpha():
         return 0.6 * _numeric_fit(kind, value)  # "three circles" counts more than it sets
     if kind == "string" and head_word(param.name) == "year":

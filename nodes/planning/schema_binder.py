@@ -374,7 +374,11 @@ def _phrases_by_meaning(
         return
     for param in wanted:
         query = " ".join(split_words(param.name)) + ": " + str(param.schema.get("description", ""))
-        scores = list(similarity(query, phrases))
+        # A plural scores as its singular when that is nearer: the small embedding model
+        # puts "tigers" far from "Species of the animal" and "tiger" near it.
+        singulars = [_singular_phrase(phrase) for phrase in phrases]
+        scores = [max(pair) for pair in zip(similarity(query, phrases),
+                                            similarity(query, singulars), strict=True)]
         # The parameter's own name said ("the living room") is its cue, never its value.
         own = [i for i, phrase in enumerate(phrases)
                if content_words(phrase) and content_words(phrase) <= param.name_words]
@@ -392,6 +396,13 @@ def _phrases_by_meaning(
             phrases.pop(best)
             if not phrases:
                 return
+
+
+def _singular_phrase(phrase: str) -> str:
+    """The phrase with its last word in the singular ("tigers" -> "tiger")."""
+    head, _, last = phrase.rpartition(" ")
+    one = singular(last) if last.islower() else last
+    return f"{head} {one}" if head else one
 
 
 def _keep_enum_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:

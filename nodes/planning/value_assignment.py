@@ -27,6 +27,7 @@ from nodes.planning.param_fit import (
 )
 from nodes.planning.request_spans import Span, context_words
 from nodes.planning.value_cues import head_word
+from stores.language.codes import codes_of
 from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
 from stores.language.units import same_dimension
@@ -57,6 +58,7 @@ def choose_pairs(
         ``(parameter -> atom index, parameter -> cue score, parameter -> pair score)``.
     """
     pairs: list[tuple[float, int, Param, float]] = []
+    places = any(is_place_param(p) for p in params)
     bases: dict[tuple[int, str], float] = {}  # each pair's score without its order term
     after_venues = places_after_venues(text, [atoms[i][0] for i in free], params)
     lone = sum(p.identifier for p in params) == 1
@@ -84,6 +86,9 @@ def choose_pairs(
                 continue  # "two charges" counts the charges; it is no charge
             if _names_another(span, param, params):
                 continue  # "my weight on Earth" names weight_earth_kg: Earth is no planet
+            if places and not is_place_param(param) and _known_country(span) \
+                    and not param.name_words & _ROUTE_ENDS:
+                continue  # "Nepal" is the country's value, no species
             # The order of values and parameters places a value only where there are
             # several of either: a lone value of a lone parameter has no place to be in.
             alone = len(free) == 1 or len(params) == 1
@@ -202,6 +207,16 @@ def plain_values(
             continue
         plain.add(index)
     return plain
+
+
+# Names of a route's ends, which a schema need not call places ("start", "source").
+_ROUTE_ENDS = frozenset({"start", "source", "origin", "from", "to", "end", "departure"})
+
+
+def _known_country(span: Span) -> bool:
+    """A name the country tables know ("Nepal", "Germany")."""
+    return span.kind == "name" and isinstance(span.value, str) and bool(
+        codes_of(span.value, "country"))
 
 
 def _names_another(span: Span, param: Param, params: Sequence[Param]) -> bool:

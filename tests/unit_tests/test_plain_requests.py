@@ -1206,3 +1206,49 @@ def test_quoted_examples_after_could_be_are_the_values_allowed() -> None:
     bound = bind_schema("Films on IMAX screens in Oslo, and on 3D screens in Bergen.", films)
     assert sorted((s["city"], s.get("screen")) for s in bound.sets) == [
         ("Bergen", "3D"), ("Oslo", "IMAX")]
+
+
+def test_a_plural_is_as_near_in_meaning_as_its_singular() -> None:
+    from tests.fakes import TopicEmbedder
+
+    embedder = TopicEmbedder([{"animal", "species", "otter"}])
+
+    def alike(query: str, phrases: list[str]) -> list[float]:
+        vectors = embedder.embed([query, *phrases])
+        return [float(vectors[0] @ v) for v in vectors[1:]]
+
+    count = schema(
+        ["species", "country"],
+        species={**STR, "description": "Species of the animal."},
+        country={**STR, "description": "The country."},
+    )
+    bound = bind_schema("How many otters live in Norway?", count, similarity=alike)
+    assert bound.sets == [{"species": "otters", "country": "Norway"}]
+
+
+def test_a_known_country_is_no_value_of_a_parameter_that_holds_no_place() -> None:
+    # Four countries and two animals: the countries fill the country, never the species.
+    counts = schema(
+        ["country", "species", "years"],
+        country={**STR, "description": "The country of interest."},
+        species={**STR, "description": "Species of the animal."},
+        years={**INT, "description": "Number of years."},
+    )
+    bound = bind_schema("Show the otter counts in Norway and Sweden for the last 4 years, and "
+                        "in Finland and Denmark for 6 years.", counts)
+    assert all(s.get("species") not in {"Norway", "Sweden", "Finland", "Denmark"}
+               for s in bound.sets)
+
+
+def test_a_measure_is_no_value_of_a_text_parameter_that_measures_nothing() -> None:
+    # "5 years" says how long; the species is a word, not a duration.
+    counts = schema(
+        ["species", "years"],
+        species={**STR, "description": "Species of the animal."},
+        years={**INT, "description": "Number of years."},
+    )
+    bound = bind_schema("Give me the otter counts in the last 5 years and the next 5 years.",
+                        counts)
+    assert all(s.get("species") != "5" for s in bound.sets)
+    stay = schema(["length"], length={**STR, "description": "How long to stay, e.g. '2 weeks'."})
+    assert bind_schema("Book a stay of 3 weeks.", stay).missing == []  # a length takes it

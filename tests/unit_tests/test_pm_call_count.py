@@ -194,3 +194,30 @@ def test_do_the_same_for_other_places_keeps_the_first_calls_other_values() -> No
     )
     assert sorted((c["location"], c.get("closing_hour")) for c in calls) == [
         ("Lyon, France", 21), ("Metz, France", 21), ("Nice, France", 21)]
+
+
+def test_two_look_alike_tools_tie_and_the_nearer_in_meaning_is_chosen() -> None:
+    from nodes.context import Context
+    from nodes.parsing.rules import RuleIntentParser
+    from nodes.planning.draft import PlanRequest
+    from nodes.planning.rules import RulePlanner
+    from stores.catalog.depgraph import ToolDependencyGraph
+    from tests.fakes import TopicEmbedder
+
+    params = {"city": {"type": "string", "description": "The city."},
+              "years": {"type": "integer", "description": "How many years."}}
+    catalog = Catalog()
+    # The projection first: without meaning, the tie goes to the first candidate.
+    for name, description in (("rain.get_projection", "Predict the future rainfall of a city."),
+                              ("rain.get_record", "Retrieve historical rainfall of a city.")):
+        catalog.add_raw_tool(_tool(name, description, params, ["city", "years"]), source="t")
+    lexicon = Lexicon.default()
+    intent = RuleIntentParser(lexicon).parse("Give me the rainfall of Leeds for the last 5 years.")
+    candidates = {sub["id"]: [{"tool_id": t, "agent": "t", "score": 1.0, "call_name": ""}
+                              for t in catalog.tools] for sub in intent["sub_intents"]}
+    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
+                          Context(), embedder=TopicEmbedder(
+                              [{"past", "last", "historical"}, {"future", "next", "predict"}]))
+    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
+    assert [c["tool_id"].split("/")[-1] for c in draft.calls if c["role"] == "core"] == [
+        "rain.get_record"]
