@@ -87,9 +87,14 @@ _UNIT_FOLLOWING = re.compile(
 # The scale after "degrees": "degrees Fahrenheit" is one unit.
 _DEGREE_SCALE = re.compile(r"\s+(celsius|fahrenheit|kelvin)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][\w'’\-.]*[\w]|[A-Za-z]|\d[\w.\-]*")
+# "the next month", "the past decade", "the coming week": one of the unit ("last year" is a
+# date, not read here).
 _NEXT_UNIT = re.compile(
-    r"\bnext\s+(second|minute|hour|day|night|week|month|quarter|year|decade|century)\b", re.I
+    r"\b(?:next|past|coming|upcoming)\s+"
+    r"(second|minute|hour|day|night|week|month|quarter|year|decade|century)\b",
+    re.I,
 )
+_IN_YEARS = {"decade": (10, "years"), "century": (100, "years")}
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 # A formula written with a power ("2x^2", "3x^2 + 2x - 1", "exp(-x^2)"): one value, in the
 # notation of the functions' language ("**"). A single-letter variable stands alone; a
@@ -341,10 +346,12 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     # "the next month" counts one month (a parameter counting months takes 1).
     for match in _NEXT_UNIT.finditer(text):
         if _free(taken, match.start(), match.end()):
+            # Decades and centuries in years: the unit tables have no decade.
+            count, unit = _IN_YEARS.get(match.group(1).lower(), (1, match.group(1)))
             _add(
                 spans,
                 taken,
-                Span("number", 1, match.group(), match.start(), match.end(), unit=match.group(1)),
+                Span("number", count, match.group(), match.start(), match.end(), unit=unit),
             )
     for match in re.finditer(r"\b(true|false)\b", text, re.I):
         if _free(taken, match.start(), match.end()):

@@ -1252,3 +1252,15 @@ def test_a_measure_is_no_value_of_a_text_parameter_that_measures_nothing() -> No
     assert all(s.get("species") != "5" for s in bound.sets)
     stay = schema(["length"], length={**STR, "description": "How long to stay, e.g. '2 weeks'."})
     assert bind_schema("Book a stay of 3 weeks.", stay).missing == []  # a length takes it
+
+
+def test_the_past_decade_is_ten_years_of_a_period_counted_in_years() -> None:
+    growth = schema(
+        ["city", "period"],
+        city={**STR, "description": "The city."},
+        period={**INT, "description": "The time period to look at, in years."},
+    )
+    bound = bind_schema("How has Leeds grown over the past decade?", growth)
+    assert bound.sets == [{"city": "Leeds", "period": 10}]
+    days = schema(["days"], days={**INT, "description": "Number of days to look ahead."})
+    assert bind_schema("Any storms in the coming week?", days).sets == [{"days": 7}]
