@@ -54,7 +54,10 @@ def bind_named_values(
                 values[param.name] = [named[0]]
                 evidence[param.name] = 2.0
                 for index, (span, _) in enumerate(atoms):
-                    if span.start <= named[1] < span.end:
+                    # "at x = 1": the variable named is the key; the number is still free.
+                    in_key = span.kind == "keyvalue" and named[1] < span.start + len(
+                        str(span.key or ""))
+                    if span.start <= named[1] < span.end and not in_key:
                         used.add(index)
                 others = enum_mentions(text, param)
                 # "New York City, NY" as the description's example wrote it: one place.

@@ -1264,3 +1264,14 @@ def test_the_past_decade_is_ten_years_of_a_period_counted_in_years() -> None:
     assert bound.sets == [{"city": "Leeds", "period": 10}]
     days = schema(["days"], days={**INT, "description": "Number of days to look ahead."})
     assert bind_schema("Any storms in the coming week?", days).sets == [{"days": 7}]
+
+
+def test_the_variable_of_a_point_names_one_value_and_its_number_another() -> None:
+    slope = schema(
+        ["curve", "point"],
+        curve={**STR, "description": "The curve to differentiate."},
+        point={**INT, "description": "The value where the slope is taken."},
+        variable={**STR, "description": "The variable of the curve, for instance x or t."},
+    )
+    bound = bind_schema("Find the slope of the curve 3t^2 at t = 4.", slope)
+    assert bound.sets == [{"curve": "3t**2", "point": 4, "variable": "t"}]
