@@ -181,6 +181,11 @@ def without_own_noun(value: Any, param: Param) -> Any:
     noun = lemmatize(singular(words[-1]))
     if noun in param.name_words and noun != head_word(param.name):
         return " ".join(words[:-1])  # the room of room_type; a "living room" is a room
+    # "Genre of music": the noun the description says the value is a kind of.
+    kind_of = re.search(rf"\b{re.escape(head_word(param.name))}s?\s+of\s+(?:the\s+)?([a-z]+)",
+                        str(param.schema.get("description") or ""), re.I)
+    if kind_of is not None and lemmatize(singular(kind_of.group(1).lower())) == noun:
+        return " ".join(words[:-1])
     return value
 
 

@@ -1275,3 +1275,18 @@ def test_the_variable_of_a_point_names_one_value_and_its_number_another() -> Non
     )
     bound = bind_schema("Find the slope of the curve 3t^2 at t = 4.", slope)
     assert bound.sets == [{"curve": "3t**2", "point": 4, "variable": "t"}]
+
+
+def test_the_noun_a_description_says_its_value_is_of_is_no_part_of_the_value() -> None:
+    # "Genre of music": "jazz music" is the genre jazz.
+    gigs = schema(
+        ["city", "genre"],
+        city={**STR, "description": "The city."},
+        genre={**STR, "description": "Genre of music to be played."},
+    )
+    def alike(query: str, phrases: list[str]) -> list[float]:
+        # Scripted: the model finds "blues music" nearest the genre, as a real one may.
+        return [{"blues music": 0.9, "blues": 0.5}.get(p, 0.1) for p in phrases]
+
+    bound = bind_schema("Find gigs in Leeds with blues music.", gigs, similarity=alike)
+    assert bound.sets == [{"city": "Leeds", "genre": "blues"}]
