@@ -668,6 +668,21 @@ def _description_said_before(text: str, span: Span, param: Param) -> bool:
     return shared >= 3 and shared >= 0.6 * len(said)
 
 
+# A description that ends in a preposition ("The platform the user is playing on.") says the
+# value comes after that preposition ("on Switch").
+STRANDED_CUE = 0.75
+_STRANDED = frozenset({"on", "in", "at", "to", "from", "into", "for", "with", "by", "about"})
+
+
+def _after_stranded_preposition(text: str, span: Span, param: Param) -> bool:
+    """The word before the span is the preposition the parameter's description ends with."""
+    words = re.findall(r"[A-Za-z]+", str(param.schema.get("description") or ""))
+    if len(words) < 3 or words[-1].lower() not in _STRANDED:
+        return False
+    before, _ = context_words(text, span, window=1)
+    return bool(before) and before[-1] == words[-1].lower()
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
     before = own_words_before(text, span)
@@ -684,6 +699,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
                               param.name_words or param.description_words) else 0.0,
         NAME_CUE if named_by_verb(text, span.start, param.name) else 0.0,
         DESCRIBED_CUE if _description_said_before(text, span, param) else 0.0,
+        STRANDED_CUE if _after_stranded_preposition(text, span, param) else 0.0,
     )
     # Words before the span are nearer cues than words after it (at most two of those).
     score = max(

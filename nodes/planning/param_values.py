@@ -50,6 +50,8 @@ def span_value(span: Span, param: Param) -> Any:
         converted = convert(float(span.value), *units)  # "5000 m" for "the distance in km"
         if converted is not None:
             return coerce(round(converted, 10), param)
+    if param.kind == "string" and span.kind == "number" and span.text[:1].isalpha():
+        return span.text  # "next month" as said, not the 1 it counts
     value = coerce(span.value, param)
     if span.falling and _signed_param(param) and isinstance(value, int | float):
         return -abs(value)  # "a loss of $1000" for "the amount gained or lost, negative if lost"

@@ -60,7 +60,7 @@ from nodes.planning.param_values import (
 )
 from nodes.planning.request_spans import Span, extract_spans
 from nodes.planning.unit_values import unit_parameter_values
-from nodes.planning.value_assignment import choose_pairs, plain_values
+from nodes.planning.value_assignment import choose_pairs, names_another, plain_values
 from nodes.planning.value_cues import head_word, numbered_siblings, series_position
 from nodes.planning.value_forms import (
     coordinated_phrases,
@@ -519,6 +519,8 @@ def _extend_repeats(
                 continue
             if candidate.kind != span.kind or type_fit(candidate, param) < 1.0:
                 continue
+            if names_another(candidate, param, params):
+                continue  # "my weight on Earth": Earth names weight_earth_kg, no second planet
             if span.unit and candidate.unit and span.unit.lower() != candidate.unit.lower():
                 continue
             cue = cue_score(text, candidate, param)

@@ -32,7 +32,7 @@ from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
 from stores.language.units import same_dimension
 
-__all__ = ["NUMBER_GUESS_CUE", "choose_pairs", "plain_values"]
+__all__ = ["NUMBER_GUESS_CUE", "choose_pairs", "names_another", "plain_values"]
 
 # A bare number says nothing of what it is ("account 654321", "delivery 2"): a read's optional
 # parameter guesses one only with some cue word beside it ("a volume level of 0.8").
@@ -84,7 +84,7 @@ def choose_pairs(
                 continue
             if span.kind == "number" and _counts_the_parameter(text, span, param):
                 continue  # "two charges" counts the charges; it is no charge
-            if _names_another(span, param, params):
+            if names_another(span, param, params):
                 continue  # "my weight on Earth" names weight_earth_kg: Earth is no planet
             if places and not is_place_param(param) and _known_country(span) \
                     and not param.name_words & _ROUTE_ENDS:
@@ -219,7 +219,7 @@ def _known_country(span: Span) -> bool:
         codes_of(span.value, "country"))
 
 
-def _names_another(span: Span, param: Param, params: Sequence[Param]) -> bool:
+def names_another(span: Span, param: Param, params: Sequence[Param]) -> bool:
     """A name whose words are in another parameter's name and not in this one's."""
     if span.kind != "name" or not isinstance(span.value, str):
         return False

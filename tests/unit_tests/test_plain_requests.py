@@ -1290,3 +1290,25 @@ def test_the_noun_a_description_says_its_value_is_of_is_no_part_of_the_value() -
 
     bound = bind_schema("Find gigs in Leeds with blues music.", gigs, similarity=alike)
     assert bound.sets == [{"city": "Leeds", "genre": "blues"}]
+
+
+def test_a_description_that_ends_in_a_preposition_cues_the_value_after_it() -> None:
+    # "The console the user plays on": "on Xbox" is the console, though it is optional.
+    stats = schema(
+        ["game", "user"],
+        game={**STR, "description": "The name of the game."},
+        user={**STR, "description": "The user's name."},
+        console={**STR, "description": "The console the user plays on."},
+    )
+    bound = bind_schema("Fetch stats of 'Halo' on Xbox for user 'Kim'.", stats)
+    assert bound.sets == [{"game": "Halo", "user": "Kim", "console": "Xbox"}]
+
+
+def test_a_period_in_words_given_to_a_text_parameter_is_said_as_written() -> None:
+    shows = schema(
+        ["city", "when"],
+        city={**STR, "description": "The city."},
+        when={**STR, "description": "Time frame to look for."},
+    )
+    assert bind_schema("Any shows in Oslo for next month?", shows).sets == [
+        {"city": "Oslo", "when": "next month"}]
