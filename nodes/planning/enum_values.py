@@ -118,6 +118,8 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
             ]
         if not hits:
             hits = _shortened_hits(lowered, spoken, param.enum or param.allowed)
+        if not hits:
+            hits = _words_close_together(words, _lemmas(spoken))
         found.extend((start, start + len(spoken), option) for start in hits)
     # "like new" names "Like New", not "New" as well: a value inside a longer one said is not.
     said = [(start, end, option) for start, end, option in found
@@ -141,3 +143,25 @@ def _shortened_hits(lowered: str, spoken: str, options: Sequence[Any]) -> list[i
         if sum(str(o).lower().startswith(short) for o in options) == 1:
             hits.append(match.start())
     return hits
+
+
+def _words_close_together(words: Sequence[tuple[int, str]], lemmas: tuple[str, ...]) -> list[int]:
+    """Where every word of a value of two or more words is said within a short stretch.
+
+    "high and low temperatures" names "high_low_temperature": its words in order, within a
+    stretch of twice as many words.
+    """
+    if len(lemmas) < 2 or any(len(w) < 3 for w in lemmas):
+        return []
+    said = [w for _, w in words]
+    for start in range(len(said)):
+        position, found = start, 0
+        while position < len(said) and found < len(lemmas):
+            if said[position] == lemmas[found]:
+                found += 1
+            elif found == 0 or position - start > 2 * len(lemmas):
+                break
+            position += 1
+        if found == len(lemmas):
+            return [words[start][0]]
+    return []

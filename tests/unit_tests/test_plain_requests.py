@@ -1312,3 +1312,14 @@ def test_a_period_in_words_given_to_a_text_parameter_is_said_as_written() -> Non
     )
     assert bind_schema("Any shows in Oslo for next month?", shows).sets == [
         {"city": "Oslo", "when": "next month"}]
+
+
+def test_an_allowed_value_of_several_words_is_named_by_them_said_close_together() -> None:
+    outlook = schema(
+        ["city", "details"],
+        city={**STR, "description": "The city."},
+        details={"type": "array", "items": {"type": "string", "enum": [
+            "min_max_pressure", "wind", "rain"]}, "description": "Details to show."},
+    )
+    bound = bind_schema("Show the min and max pressure and the rain for Oslo.", outlook)
+    assert bound.sets == [{"city": "Oslo", "details": ["min_max_pressure", "rain"]}]
