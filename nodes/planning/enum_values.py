@@ -105,7 +105,9 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
         if not isinstance(option, str) or not option.strip():
             continue
         spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
-        hits = [m.start() for m in re.finditer(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered)]
+        # "Wi-Fi" said "wi-fi", "wi fi" or "wifi_": hyphens, underscores and spaces alike.
+        pattern = r"[\s\-_]*".join(re.escape(w) for w in spoken.split())
+        hits = [m.start() for m in re.finditer(rf"(?<![\w]){pattern}(?![\w])", lowered)]
         if not hits:
             # "rebound stats" names "Rebounds", "toll roads" names "tolls": the same lemmas.
             lemmas = _lemmas(spoken)

@@ -1323,3 +1323,14 @@ def test_an_allowed_value_of_several_words_is_named_by_them_said_close_together(
     )
     bound = bind_schema("Show the min and max pressure and the rain for Oslo.", outlook)
     assert bound.sets == [{"city": "Oslo", "details": ["min_max_pressure", "rain"]}]
+
+
+def test_a_hyphenated_allowed_value_is_named_with_its_hyphen() -> None:
+    rooms = schema(
+        ["city", "amenities"],
+        city={**STR, "description": "The city."},
+        amenities={"type": "array", "items": {"type": "string", "enum": [
+            "Wi-Fi", "Gym", "Pool"]}, "description": "Amenities wanted."},
+    )
+    bound = bind_schema("Find a hotel in Oslo with a gym and free Wi-Fi.", rooms)
+    assert bound.sets == [{"city": "Oslo", "amenities": ["Gym", "Wi-Fi"]}]
