@@ -671,7 +671,9 @@ def _description_said_before(text: str, span: Span, param: Param) -> bool:
 # A description that ends in a preposition ("The platform the user is playing on.") says the
 # value comes after that preposition ("on Switch").
 STRANDED_CUE = 0.75
-_STRANDED = frozenset({"on", "in", "at", "to", "from", "into", "for", "with", "by", "about"})
+# Not "for", "in", "to": "the company you want the revenue for" would make every "for X" a
+# company.
+_STRANDED = frozenset({"on", "into", "onto", "with", "about"})
 
 
 def _after_stranded_preposition(text: str, span: Span, param: Param) -> bool:

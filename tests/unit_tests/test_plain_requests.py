@@ -1306,12 +1306,12 @@ def test_a_description_that_ends_in_a_preposition_cues_the_value_after_it() -> N
 
 def test_a_period_in_words_given_to_a_text_parameter_is_said_as_written() -> None:
     shows = schema(
-        ["city", "when"],
+        ["city", "time_frame"],
         city={**STR, "description": "The city."},
-        when={**STR, "description": "Time frame to look for."},
+        time_frame={**STR, "description": "Time frame of the shows."},
     )
-    assert bind_schema("Any shows in Oslo for next month?", shows).sets == [
-        {"city": "Oslo", "when": "next month"}]
+    assert bind_schema("Any shows in Oslo with a time frame of next month?", shows).sets == [
+        {"city": "Oslo", "time_frame": "next month"}]
 
 
 def test_an_allowed_value_of_several_words_is_named_by_them_said_close_together() -> None:
