@@ -108,9 +108,9 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
         # "Wi-Fi" said "wi-fi", "wi fi" or "wifi_": hyphens, underscores and spaces alike.
         pattern = r"[\s\-_]*".join(re.escape(w) for w in spoken.split())
         hits = [m.start() for m in re.finditer(rf"(?<![\w]){pattern}(?![\w])", lowered)]
+        lemmas = _lemmas(spoken)
         if not hits:
             # "rebound stats" names "Rebounds", "toll roads" names "tolls": the same lemmas.
-            lemmas = _lemmas(spoken)
             width = len(lemmas)
             hits = [
                 words[i][0]
@@ -121,7 +121,7 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
         if not hits:
             hits = _shortened_hits(lowered, spoken, param.enum or param.allowed)
         if not hits:
-            hits = _words_close_together(words, _lemmas(spoken))
+            hits = _words_close_together(words, lemmas)
         found.extend((start, start + len(spoken), option) for start in hits)
     # "like new" names "Like New", not "New" as well: a value inside a longer one said is not.
     said = [(start, end, option) for start, end, option in found

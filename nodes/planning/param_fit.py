@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -235,7 +236,7 @@ def places_for(spans: Sequence[Span], params: Sequence[Param]) -> list[Span]:
         and p.kind == "string"
         and not p.enum
         and not p.closed
-        and (p.name_words | p.description_words) & _PLACE_PARTS
+        and is_place_param(p)
     ]
     # Two ends of one kind of place (start_location, end_location) each take a whole place.
     if len(free_text) < 2 or len({head_word(p.name) for p in free_text}) < 2:
@@ -309,6 +310,12 @@ def measured_units(span: Span, param: Param) -> tuple[Any, Any] | None:
         return None
     source = unit_of(span.unit)
     return None if source is None else (source, target)
+
+
+def measures_alike(span: Span, param: Param) -> bool:
+    """The span's unit measures what the parameter's description states or counts."""
+    units = measured_units(span, param)
+    return units is not None and same_dimension(*units)
 
 
 def counted_unit(description: str) -> Any | None:
@@ -650,6 +657,14 @@ _CLAUSE_START = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
+def _clause_words_before(text: str, start: int) -> frozenset[str]:
+    """The content words of the clause before ``start``: read once per value, not per parameter."""
+    head = text[:start]
+    starts = list(_CLAUSE_START.finditer(head))
+    return frozenset(content_words(head[starts[-1].end():] if starts else head))
+
+
 def _description_said_before(text: str, span: Span, param: Param) -> bool:
     """The words of the value's clause before it say the parameter's description.
 
@@ -659,9 +674,7 @@ def _description_said_before(text: str, span: Span, param: Param) -> bool:
     """
     if span.kind in {"number", "money", "percent"} and span.text[:1].isalpha():
         return False  # "compare the energy output of two different projects" counts them
-    head = text[: span.start]
-    starts = list(_CLAUSE_START.finditer(head))
-    said = content_words(head[starts[-1].end():] if starts else head)
+    said = _clause_words_before(text, span.start)
     if len(said) < 3 or not param.description_words:
         return False
     shared = sum(_word_match(word, param.description_words) for word in said)
@@ -729,8 +742,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
             score = max(score, UNIT_CUE) + 0.2
     if span.kind == "number" and _counts_said_noun(span, after, param):
         score = max(score, UNIT_CUE + 0.2)
-    units = measured_units(span, param)
-    if units is not None and same_dimension(*units):
+    if measures_alike(span, param):
         score = max(score, STATED_UNIT_CUE)  # "at 3m": a distance "in meters"
     if _looks_like_year(span) and head_word(param.name) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year

@@ -454,9 +454,10 @@ def _series_from_lower_case_list(
     """Fill a numbered series of free-text parameters from the one lower-case list its size."""
     free = [p for p in params if p.name not in values and p.kind == "string"
             and not p.enum and not p.identifier]
+    said = lower_case_lists(text)
     for size in (2, 3):
         series = _numbered_series(free, size)
-        lists = [items for items in lower_case_lists(text) if len(items) == size]
+        lists = [items for items in said if len(items) == size]
         if series and len(lists) == 1:
             for param, item in zip(series, lists[0], strict=True):
                 values[param.name], evidence[param.name] = [item], 1.0

@@ -20,7 +20,7 @@ from nodes.planning.param_fit import (
     content_words,
     cue_score,
     is_place_param,
-    measured_units,
+    measures_alike,
     place_cue_after_venue,
     places_after_venues,
     type_fit,
@@ -30,7 +30,6 @@ from nodes.planning.value_cues import head_word
 from stores.language.codes import codes_of
 from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
-from stores.language.units import same_dimension
 
 __all__ = ["NUMBER_GUESS_CUE", "choose_pairs", "names_another", "plain_values"]
 
@@ -78,7 +77,7 @@ def choose_pairs(
                 # An identifier is never a bare value's guess: "account 123456" is no user id.
                 continue
             if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5 \
-                    and not _measures_alike(span, param):
+                    and not measures_alike(span, param):
                 # "two triangles" sets nothing unless a parameter counts them; "next week"
                 # is 7 of a count of days
                 continue
@@ -227,12 +226,6 @@ def names_another(span: Span, param: Param, params: Sequence[Param]) -> bool:
     if not words or words <= param.name_words:
         return False
     return any(other is not param and words <= other.name_words for other in params)
-
-
-def _measures_alike(span: Span, param: Param) -> bool:
-    """The span's unit measures what the parameter's description states or counts."""
-    units = measured_units(span, param)
-    return units is not None and same_dimension(*units)
 
 
 def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:
