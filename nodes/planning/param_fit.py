@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from nodes.planning.descriptions import (
+    allowed_values,
+    counted_phrase,
+    counted_unit,
+    describes_count,
+    stranded_preposition,
+)
 from nodes.planning.request_spans import DAY_NAMES, MONTH_NAMES, Span, context_words
 from nodes.planning.value_cues import (
     head_word,
@@ -69,7 +75,6 @@ _WEAK = frozenset(
     whether if use used format e g ie etc by on at with from as and or not its their many much
     including""".split()
 )
-_ALLOWED = re.compile(r"['\"]([^'\"]{1,40})['\"]")
 
 
 @dataclass(frozen=True)
@@ -116,57 +121,6 @@ def content_words(text: str) -> set[str]:
     return words
 
 
-_CLOSED_LIST = re.compile(
-    r"allowed|one of|options|possible values|choose|either|can be|must be|valid values|"
-    r"supported|accepted|could be|may be",
-    re.I,
-)
-_OPEN_LIST = re.compile(
-    r"e\.g\.?|i\.e\.?|such as|\blike\b|for example|for instance|example|\betc\b", re.I
-)
-
-
-_QUOTED_CHOICES = re.compile(
-    r"\(\s*['\"][^'\"]{1,40}['\"](?:\s*(?:,|\bor\b|/)\s*['\"][^'\"]{1,40}['\"])+\s*\)"
-)
-
-
-def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
-    """Values a description lists for a string, and whether the list is closed.
-
-    "Can be 'summary' or 'detailed'" is closed (only those); "e.g. vegan, gluten-free" gives
-    examples of an open set.
-    """
-    closed = bool(_CLOSED_LIST.search(description))
-    opened = _OPEN_LIST.search(description)
-    if not closed and not opened:
-        # "The unit ('Celsius' or 'Fahrenheit')": quoted choices in brackets close the list.
-        choices = _QUOTED_CHOICES.search(description)
-        if choices is None:
-            return (), False
-        return tuple(dict.fromkeys(v.strip() for v in _ALLOWED.findall(choices.group()))), True
-    values = [m.strip() for m in _ALLOWED.findall(description)]
-    if opened and not values:
-        tail = re.split(r"[.;)]\s", description[opened.end() :] + " ", maxsplit=1)[0]
-        tail = re.sub(r"\s*\b(?:etc|and so on)\b\.?", "", tail)  # "victim, verdict etc."
-        values = [v.strip(" .'\"") for v in re.split(r",|\bor\b|\band\b", tail)]
-        if len(values) == 2 and all(v[:1].isupper() for v in values) and "," in tail:
-            values = [tail.strip(" .'\"")]  # "e.g. Boston, MA" is one place, not two
-        values = [v for v in values if v and len(v.split()) <= 3]
-    listed = tuple(dict.fromkeys(v for v in values if v))
-    # "Must be in MM-DD-YYYY format" closes nothing: a closed list lists its values.
-    return listed, closed and not opened and bool(listed)
-
-
-# "The number of dice thrown", "How many rooms": a count, though named ``dice_number``; "The
-# number of the account" identifies one.
-_DESCRIBES_COUNT = re.compile(
-    r"\s*(?:the\s+)?(?:(?:total|maximum|minimum)\s+)?(?:(?:number|count|quantity)\s+of\s+"
-    r"(?!the\b|a\b|an\b|this\b|that\b|its\b)|how\s+many\b)",
-    re.I,
-)
-
-
 def describe_params(schema: Mapping[str, Any]) -> list[Param]:
     """The parameters of a JSON Schema object, as the binder reads them."""
     properties = schema.get("properties") or {}
@@ -196,7 +150,7 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
                 name_words=frozenset(content_words(name.replace(".", " "))),
                 description_words=frozenset(content_words(description)),
                 identifier=is_identifier_name(name) and bool(identifier_base(name))
-                and not (kind == "integer" and _DESCRIBES_COUNT.match(description)),
+                and not (kind == "integer" and describes_count(description)),
                 closed=closed,
             )
         )
@@ -316,18 +270,6 @@ def measures_alike(span: Span, param: Param) -> bool:
     """The span's unit measures what the parameter's description states or counts."""
     units = measured_units(span, param)
     return units is not None and same_dimension(*units)
-
-
-def counted_unit(description: str) -> Any | None:
-    """The unit a count's description counts in: "Number of days for the forecast" (days)."""
-    counted = _DESCRIBES_COUNT.match(description)
-    if counted is None:
-        return None
-    word = re.match(r"[A-Za-z]+", description[counted.end():].lstrip())
-    # A plural unit word only ("days", "years"): pint reads many short words as units.
-    if word is None or len(word.group()) < 4 or not word.group().endswith("s"):
-        return None
-    return unit_of(word.group())
 
 
 def whole_hour(span: Span, param: Param) -> int | None:
@@ -582,11 +524,6 @@ def _more_name_words(words: Iterable[str], param: Param) -> float:
 # How a description says its parameter counts something: "the number of photos".
 _COUNTS = re.compile(r"\b(?:number of|how many|count of|amount of|quantity of)\b", re.I)
 _COUNT_NAMES = frozenset({"count", "num", "number", "limit", "quantity", "total", "n"})
-# "The number of dice thrown", "number of the slots": the noun a description counts.
-_COUNTED_NOUN = re.compile(
-    r"\b(?:number|count) of (?:the |a |an )?([A-Za-z][A-Za-z\-]*(?: [A-Za-z][A-Za-z\-]*){0,2})",
-    re.I,
-)
 
 
 def _counts_other_noun(noun: str, param: Param) -> bool:
@@ -595,14 +532,7 @@ def _counts_other_noun(noun: str, param: Param) -> bool:
     "The number of faces on a single die" counts faces: "two dice" is not its value, though
     the parameter is named "dice_faces".
     """
-    counted = _COUNTED_NOUN.search(str(param.schema.get("description") or ""))
-    if counted is None:
-        return False
-    phrase = []  # "top schisms to return": the words up to the first little word
-    for word in counted.group(1).lower().split():
-        if word in STOPWORDS:
-            break
-        phrase.append(lemmatize(singular(word)))
+    phrase = counted_phrase(str(param.schema.get("description") or ""))
     return bool(phrase) and not _word_match(lemmatize(singular(noun.lower())), phrase)
 
 
@@ -684,18 +614,15 @@ def _description_said_before(text: str, span: Span, param: Param) -> bool:
 # A description that ends in a preposition ("The platform the user is playing on.") says the
 # value comes after that preposition ("on Switch").
 STRANDED_CUE = 0.75
-# Not "for", "in", "to": "the company you want the revenue for" would make every "for X" a
-# company.
-_STRANDED = frozenset({"on", "into", "onto", "with", "about"})
 
 
 def _after_stranded_preposition(text: str, span: Span, param: Param) -> bool:
     """The word before the span is the preposition the parameter's description ends with."""
-    words = re.findall(r"[A-Za-z]+", str(param.schema.get("description") or ""))
-    if len(words) < 3 or words[-1].lower() not in _STRANDED:
+    stranded = stranded_preposition(str(param.schema.get("description") or ""))
+    if stranded is None:
         return False
     before, _ = context_words(text, span, window=1)
-    return bool(before) and before[-1] == words[-1].lower()
+    return bool(before) and before[-1] == stranded
 
 
 def cue_score(text: str, span: Span, param: Param) -> float:
@@ -760,105 +687,3 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         else:
             score -= 1.0
     return score
-
-
-# Name words too general to say what the word before them is ("the hotel name", "a room type").
-_GENERAL_NAME_WORDS = frozenset({"name", "id", "type", "number", "value", "data", "info"})
-
-
-# Words before a noun that say how many or which, not what: "different missions".
-_VAGUE = frozenset(
-    "different various several other same certain specific particular many multiple such "
-    "given following more most few new old".split()
-)
-
-
-def phrase_before_name(
-    text: str, param: Param, taken: Sequence[Span], exclude: AbstractSet[str] = frozenset()
-) -> Span | None:
-    """The word said right before the parameter's name: "simpson" of "using simpson method".
-
-    One lower-case word (with a number before it: "24 hour format"), not a stopword, not a
-    verb in "-ing", no word of the tool's own name (``exclude``: "chord progression" of a
-    chord progression tool), not inside another value; the name not going on with "of" ("the
-    method of ...": what follows says it).
-    """
-    if param.kind != "string" or param.enum or param.closed or param.identifier:
-        return None
-    words = list(re.finditer(r"[A-Za-z0-9][\w'\-]*", text))
-    for index, word in enumerate(words[1:], start=1):
-        lemma = lemmatize(singular(word.group().lower()))
-        if lemma not in param.name_words or lemma in _GENERAL_NAME_WORDS:
-            continue
-        if re.match(r"\s+of\b", text[word.end() :]):
-            continue
-        before = words[index - 1]
-        said = before.group()
-        if (
-            text[before.end() : word.start()] != " "
-            or not re.fullmatch(r"[a-z][a-z\-]*", said)
-            or said in STOPWORDS or said in _WEAK or said in _VAGUE or said.endswith("ing")
-            or lemmatize(singular(said)) in param.name_words | exclude
-        ):
-            continue
-        start = before.start()
-        if index >= 2 and words[index - 2].group().isdigit() and (
-            text[words[index - 2].end() : start] == " "
-        ):
-            start = words[index - 2].start()
-        if any(not (before.end() <= s.start or start >= s.end) for s in taken):
-            continue
-        return Span("phrase", text[start : before.end()], text[start : before.end()], start,
-                    before.end())
-    return None
-
-
-def _phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | None:
-    """A lower-case value right after the parameter's name ("resistivity of copper")."""
-    if param.kind != "string" or not param.name_words:
-        return None
-    words = list(re.finditer(r"[A-Za-z][\w'\-]*", text))
-    for index, word in enumerate(words):
-        lemma = lemmatize(singular(word.group().lower()))
-        if not _word_match(lemma, param.name_words):
-            continue
-        stop = index + 1
-        while stop < len(words) and words[stop].group().lower() in {
-            "of",
-            "is",
-            "as",
-            "called",
-            "named",
-            "to",
-            "be",
-            "for",
-            "in",
-            "the",
-            "a",
-            "an",
-            "at",
-        }:
-            stop += 1
-        if (
-            stop >= len(words)
-            or stop == index + 1
-            and text[word.end() : words[stop].start()].strip() not in {":", "="}
-        ):
-            continue
-        value_words: list[re.Match[str]] = []
-        position = stop
-        while position < len(words) and len(value_words) < 3:
-            candidate = words[position].group()
-            if candidate.lower() in STOPWORDS or candidate.lower() in _WEAK:
-                break
-            if value_words and text[words[position - 1].end() : words[position].start()].strip():
-                break
-            value_words.append(words[position])
-            position += 1
-        if not value_words:
-            continue
-        start, end = value_words[0].start(), value_words[-1].end()
-        if any(not (end <= s.start or start >= s.end) for s in taken):
-            continue
-        return Span("phrase", text[start:end], text[start:end], start, end)
-    return None

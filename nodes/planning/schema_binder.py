@@ -35,6 +35,7 @@ from nodes.planning.argument_sets import (
 from nodes.planning.array_values import bind_arrays
 from nodes.planning.currency_values import currency_values
 from nodes.planning.frequency_values import frequency_values
+from nodes.planning.name_phrases import phrase_after_cue, phrase_before_name
 from nodes.planning.named_lists import values_named_in_order
 from nodes.planning.named_values import bind_named_values
 from nodes.planning.object_binding import bind_object_parameters
@@ -43,11 +44,9 @@ from nodes.planning.param_fit import (
     DATE_WORDS,
     STRONG_CUE,
     Param,
-    _phrase_after_cue,
     content_words,
     cue_score,
     describe_params,
-    phrase_before_name,
     places_for,
     type_fit,
 )
@@ -216,7 +215,7 @@ def bind_schema(
         if param.name in values or not param.required:
             continue
         taken = [atoms[i][0] for i in used]
-        phrase = _phrase_after_cue(text, param, taken)
+        phrase = phrase_after_cue(text, param, taken)
         if phrase is None and written_form(param.name_words, param.schema) is None \
                 and not param.name_words & DATE_WORDS:
             # "a single room" for the room type, "of human cell" for the cell type.

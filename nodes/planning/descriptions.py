@@ -1,0 +1,125 @@
+"""What a parameter's description says, read from its words alone.
+
+The values it allows ("Can be 'summary' or 'detailed'", "('Celsius' or 'Fahrenheit')"),
+whether it describes a count ("The number of dice thrown") and of what, the unit such a count
+is in ("Number of days": days), and the preposition it ends with ("The platform the user is
+playing on"). The binder (:mod:`nodes.planning.param_fit`) weighs these against the request;
+nothing here reads the request.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from stores.language.identifiers import singular
+from stores.language.keywords import STOPWORDS, lemmatize
+from stores.language.units import unit_of
+
+__all__ = [
+    "allowed_values",
+    "counted_phrase",
+    "counted_unit",
+    "describes_count",
+    "stranded_preposition",
+]
+
+_ALLOWED = re.compile(r"['\"]([^'\"]{1,40})['\"]")
+_CLOSED_LIST = re.compile(
+    r"allowed|one of|options|possible values|choose|either|can be|must be|valid values|"
+    r"supported|accepted|could be|may be",
+    re.I,
+)
+_OPEN_LIST = re.compile(
+    r"e\.g\.?|i\.e\.?|such as|\blike\b|for example|for instance|example|\betc\b", re.I
+)
+_QUOTED_CHOICES = re.compile(
+    r"\(\s*['\"][^'\"]{1,40}['\"](?:\s*(?:,|\bor\b|/)\s*['\"][^'\"]{1,40}['\"])+\s*\)"
+)
+
+
+def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
+    """Values a description lists for a string, and whether the list is closed.
+
+    "Can be 'summary' or 'detailed'" is closed (only those); "e.g. vegan, gluten-free" gives
+    examples of an open set.
+    """
+    closed = bool(_CLOSED_LIST.search(description))
+    opened = _OPEN_LIST.search(description)
+    if not closed and not opened:
+        # "The unit ('Celsius' or 'Fahrenheit')": quoted choices in brackets close the list.
+        choices = _QUOTED_CHOICES.search(description)
+        if choices is None:
+            return (), False
+        return tuple(dict.fromkeys(v.strip() for v in _ALLOWED.findall(choices.group()))), True
+    values = [m.strip() for m in _ALLOWED.findall(description)]
+    if opened and not values:
+        tail = re.split(r"[.;)]\s", description[opened.end() :] + " ", maxsplit=1)[0]
+        tail = re.sub(r"\s*\b(?:etc|and so on)\b\.?", "", tail)  # "victim, verdict etc."
+        values = [v.strip(" .'\"") for v in re.split(r",|\bor\b|\band\b", tail)]
+        if len(values) == 2 and all(v[:1].isupper() for v in values) and "," in tail:
+            values = [tail.strip(" .'\"")]  # "e.g. Boston, MA" is one place, not two
+        values = [v for v in values if v and len(v.split()) <= 3]
+    listed = tuple(dict.fromkeys(v for v in values if v))
+    # "Must be in MM-DD-YYYY format" closes nothing: a closed list lists its values.
+    return listed, closed and not opened and bool(listed)
+
+
+# "The number of dice thrown", "How many rooms": a count, though named ``dice_number``; "The
+# number of the account" identifies one.
+_DESCRIBES_COUNT = re.compile(
+    r"\s*(?:the\s+)?(?:(?:total|maximum|minimum)\s+)?(?:(?:number|count|quantity)\s+of\s+"
+    r"(?!the\b|a\b|an\b|this\b|that\b|its\b)|how\s+many\b)",
+    re.I,
+)
+# "The number of dice thrown", "number of the slots": the noun a description counts.
+_COUNTED_NOUN = re.compile(
+    r"\b(?:number|count) of (?:the |a |an )?([A-Za-z][A-Za-z\-]*(?: [A-Za-z][A-Za-z\-]*){0,2})",
+    re.I,
+)
+
+
+def describes_count(description: str) -> bool:
+    """Whether the description opens by saying its parameter is a count of things."""
+    return _DESCRIBES_COUNT.match(description) is not None
+
+
+def counted_unit(description: str) -> Any | None:
+    """The unit a count's description counts in: "Number of days for the forecast" (days)."""
+    counted = _DESCRIBES_COUNT.match(description)
+    if counted is None:
+        return None
+    word = re.match(r"[A-Za-z]+", description[counted.end():].lstrip())
+    # A plural unit word only ("days", "years"): pint reads many short words as units.
+    if word is None or len(word.group()) < 4 or not word.group().endswith("s"):
+        return None
+    return unit_of(word.group())
+
+
+def counted_phrase(description: str) -> list[str]:
+    """The lemmas of what a description counts: "Number of top schisms to return" (top, schism).
+
+    The words after "number of" up to the first little word; empty when it counts nothing.
+    """
+    counted = _COUNTED_NOUN.search(description)
+    phrase: list[str] = []
+    for word in counted.group(1).lower().split() if counted is not None else ():
+        if word in STOPWORDS:
+            break
+        phrase.append(lemmatize(singular(word)))
+    return phrase
+
+
+# Not "for", "in", "to": "the company you want the revenue for" would make every "for X" a
+# company.
+_STRANDED = frozenset({"on", "into", "onto", "with", "about"})
+
+
+def stranded_preposition(description: str) -> str | None:
+    """The preposition a description ends with ("The platform the user is playing on."), if any.
+
+    Only the rarer prepositions count; a description of fewer than three words has none.
+    """
+    words: list[str] = re.findall(r"[A-Za-z]+", description)
+    last = words[-1].lower() if len(words) >= 3 else ""
+    return last if last in _STRANDED else None

@@ -1,0 +1,120 @@
+"""Free text said right beside a parameter's name in the request.
+
+The one word before it ("using simpson method": :func:`phrase_before_name`) and the words
+after it ("resistivity of copper": :func:`phrase_after_cue`). The schema binder takes them for
+a free-text parameter nothing else filled.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+
+from nodes.planning.param_fit import _WEAK, Param, _word_match
+from nodes.planning.request_spans import Span
+from stores.language.identifiers import singular
+from stores.language.keywords import STOPWORDS, lemmatize
+
+__all__ = ["phrase_after_cue", "phrase_before_name"]
+
+# Name words too general to say what the word before them is ("the hotel name", "a room type").
+_GENERAL_NAME_WORDS = frozenset({"name", "id", "type", "number", "value", "data", "info"})
+
+
+# Words before a noun that say how many or which, not what: "different missions".
+_VAGUE = frozenset(
+    "different various several other same certain specific particular many multiple such "
+    "given following more most few new old".split()
+)
+
+
+def phrase_before_name(
+    text: str, param: Param, taken: Sequence[Span], exclude: AbstractSet[str] = frozenset()
+) -> Span | None:
+    """The word said right before the parameter's name: "simpson" of "using simpson method".
+
+    One lower-case word (with a number before it: "24 hour format"), not a stopword, not a
+    verb in "-ing", no word of the tool's own name (``exclude``: "chord progression" of a
+    chord progression tool), not inside another value; the name not going on with "of" ("the
+    method of ...": what follows says it).
+    """
+    if param.kind != "string" or param.enum or param.closed or param.identifier:
+        return None
+    words = list(re.finditer(r"[A-Za-z0-9][\w'\-]*", text))
+    for index, word in enumerate(words[1:], start=1):
+        lemma = lemmatize(singular(word.group().lower()))
+        if lemma not in param.name_words or lemma in _GENERAL_NAME_WORDS:
+            continue
+        if re.match(r"\s+of\b", text[word.end() :]):
+            continue
+        before = words[index - 1]
+        said = before.group()
+        if (
+            text[before.end() : word.start()] != " "
+            or not re.fullmatch(r"[a-z][a-z\-]*", said)
+            or said in STOPWORDS or said in _WEAK or said in _VAGUE or said.endswith("ing")
+            or lemmatize(singular(said)) in param.name_words | exclude
+        ):
+            continue
+        start = before.start()
+        if index >= 2 and words[index - 2].group().isdigit() and (
+            text[words[index - 2].end() : start] == " "
+        ):
+            start = words[index - 2].start()
+        if any(not (before.end() <= s.start or start >= s.end) for s in taken):
+            continue
+        return Span("phrase", text[start : before.end()], text[start : before.end()], start,
+                    before.end())
+    return None
+
+
+def phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | None:
+    """A lower-case value right after the parameter's name ("resistivity of copper")."""
+    if param.kind != "string" or not param.name_words:
+        return None
+    words = list(re.finditer(r"[A-Za-z][\w'\-]*", text))
+    for index, word in enumerate(words):
+        lemma = lemmatize(singular(word.group().lower()))
+        if not _word_match(lemma, param.name_words):
+            continue
+        stop = index + 1
+        while stop < len(words) and words[stop].group().lower() in {
+            "of",
+            "is",
+            "as",
+            "called",
+            "named",
+            "to",
+            "be",
+            "for",
+            "in",
+            "the",
+            "a",
+            "an",
+            "at",
+        }:
+            stop += 1
+        if (
+            stop >= len(words)
+            or stop == index + 1
+            and text[word.end() : words[stop].start()].strip() not in {":", "="}
+        ):
+            continue
+        value_words: list[re.Match[str]] = []
+        position = stop
+        while position < len(words) and len(value_words) < 3:
+            candidate = words[position].group()
+            if candidate.lower() in STOPWORDS or candidate.lower() in _WEAK:
+                break
+            if value_words and text[words[position - 1].end() : words[position].start()].strip():
+                break
+            value_words.append(words[position])
+            position += 1
+        if not value_words:
+            continue
+        start, end = value_words[0].start(), value_words[-1].end()
+        if any(not (end <= s.start or start >= s.end) for s in taken):
+            continue
+        return Span("phrase", text[start:end], text[start:end], start, end)
+    return None
