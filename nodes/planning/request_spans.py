@@ -18,8 +18,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from nodes.planning.joined_spans import join_feet_inches, join_models, join_regions
 from stores.language import spans as shared_spans
-from stores.language.codes import codes_of, is_country_code
 from stores.language.cues import english_cue_words
 from stores.language.keywords import STOPWORDS
 from stores.language.spans import Span
@@ -626,8 +626,8 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     if _CJK.search(text):
         # Chinese or mixed: the shared span library reads Chinese numbers, dates and money.
         return shared_spans.extract_spans(text, now=now)
-    atoms = _join_feet_inches(text, _join_models(text, _scan_atoms(text, now)))
-    atoms = _share_range_year(text, _join_regions(text, atoms))
+    atoms = join_feet_inches(text, join_models(text, _scan_atoms(text, now)))
+    atoms = _share_range_year(text, join_regions(text, atoms))
     return [_signed(text, span) for span in _group_lists(text, atoms)]
 
 
@@ -654,82 +654,6 @@ def _share_range_year(text: str, atoms: list[Span]) -> list[Span]:
             # "from 2023 April 4th to April 8th": the second date is of the first one's year.
             shared[id(second)] = replace(second, value=f"{second.value} {said_first.group()}")
     return [shared.get(id(atom), atom) for atom in atoms]
-
-
-_REGION_CODE = re.compile(r"[A-Z]{2}|(?:[A-Z]\.){2}")
-
-
-# "5ft 10in", "6 feet 2 inches", "5'11\"": one length, in inches.
-_FEET_INCHES = re.compile(
-    r"(?<![\d.])(\d+)\s*(?:ft\.?|feet|foot|'|’)\s*(?:and\s+)?(\d{1,2}(?:\.\d+)?)\s*"
-    r"(?:in\.?|inch(?:es)?|\"|''|”)(?![A-Za-z])",
-    re.I,
-)
-
-
-def _join_feet_inches(text: str, atoms: list[Span]) -> list[Span]:
-    """Feet and inches said together are one length in inches: "5ft 10in" is 70 in."""
-    for match in _FEET_INCHES.finditer(text):
-        start, end = match.span()
-        inches = int(match.group(1)) * 12 + float(match.group(2))
-        value = int(inches) if inches.is_integer() else inches
-        atoms = [a for a in atoms if a.end <= start or a.start >= end]
-        atoms.append(Span("number", value, text[start:end], start, end, unit="in"))
-    return sorted(atoms, key=lambda a: a.start)
-
-
-def _join_models(text: str, atoms: list[Span]) -> list[Span]:
-    """A name and the model code right after it are one name: "Yamaha P125", "Galaxy S21".
-
-    The code mixes letters and digits and starts with a capital; a code after a lower-case
-    word ("order XK42") is an identifier of its own.
-    """
-    joined: list[Span] = []
-    for atom in atoms:
-        last = joined[-1] if joined else None
-        if (
-            last is not None
-            and last.kind == "name" and atom.kind == "identifier"
-            and not last.items
-            and text[last.end : atom.start] == " "
-            and re.fullmatch(r"[A-Z][A-Za-z]*\d[\dA-Za-z]*", atom.text) is not None
-        ):
-            name = text[last.start : atom.end]
-            joined[-1] = Span("name", name, name, last.start, atom.end)
-            continue
-        joined.append(atom)
-    return joined
-
-
-def _is_region(value: str) -> bool:
-    """A region or country code ("CO", "D.C.", "USA") or a country's name ("France")."""
-    return _REGION_CODE.fullmatch(value) is not None or (
-        is_country_code(value) if value.isupper() else bool(codes_of(value, "country"))
-    )
-
-
-def _join_regions(text: str, atoms: list[Span]) -> list[Span]:
-    """A name and a region after its comma are one place: "Denver, CO", "Lyon, France".
-
-    Joined before lists are grouped, so "Denver, CO and Austin, TX" is a list of two places,
-    not of four names. A code after a code ("AL, AK") is a list of codes.
-    """
-    joined: list[Span] = []
-    for atom in atoms:
-        last = joined[-1] if joined else None
-        if (
-            last is not None
-            and last.kind == atom.kind == "name"
-            and not last.items
-            and text[last.end : atom.start] == ", "
-            and _is_region(str(atom.value))
-            and not _is_region(str(last.value))
-        ):
-            place = text[last.start : atom.end]
-            joined[-1] = Span("name", place, place, last.start, atom.end, items=(last, atom))
-            continue
-        joined.append(atom)
-    return joined
 
 
 def context_words(text: str, span: Span, window: int = 4) -> tuple[list[str], list[str]]:
