@@ -10,8 +10,10 @@ nothing here reads the request.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
+from stores.language.date_formats import described_date_format
 from stores.language.identifiers import singular
 from stores.language.keywords import STOPWORDS, lemmatize
 from stores.language.units import unit_of
@@ -123,3 +125,20 @@ def stranded_preposition(description: str) -> str | None:
     words: list[str] = re.findall(r"[A-Za-z]+", description)
     last = words[-1].lower() if len(words) >= 3 else ""
     return last if last in _STRANDED else None
+
+
+_ISO_EXAMPLE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:\b|T\d)")
+
+
+def asks_date_form(schema: Mapping[str, Any]) -> bool:
+    """Whether a parameter wants a calendar date, not words.
+
+    Its description names the format ("YYYY-MM-DD", "month-day-year") or shows an ISO date
+    (with its time or not), or its schema's format is ``date`` or ``date-time``.
+    """
+    description = str(schema.get("description") or "")
+    return (
+        described_date_format(description) is not None
+        or _ISO_EXAMPLE.search(description) is not None
+        or schema.get("format") in {"date", "date-time"}
+    )

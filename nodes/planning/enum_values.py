@@ -24,8 +24,11 @@ from stores.language.keywords import lemmatize
 from stores.language.units import unit_option
 
 
-def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
-    """The enum (or allowed) value the text names, typo-tolerant, and where it starts."""
+def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int] | None:
+    """The enum (or allowed) value the text names, typo-tolerant, and where it starts.
+
+    A third item, when the value was said in words of the request, is where they end.
+    """
     options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
     if _case_tells_apart(options):
         exact = [(m.start(), o) for o in options
@@ -34,20 +37,24 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
             return min(exact)[1], min(exact)[0]
         return code_in(text, options) or unit_option(text, options)
     lowered = text.lower()
-    best: tuple[float, Any, int] | None = None
-    candidate: tuple[float, Any, int] | None
+    best: tuple[float, Any, int, int] | None = None
+    candidate: tuple[float, Any, int, int] | None
     for option in options:
         # An enum's "Europe/London" is said by its place: "at 8pm London time" (a description's
         # examples are no such list: the request that names one names it whole).
         said = option.lower().rsplit("/", 1)[-1] if param.enum else option.lower()
         spoken = re.sub(r"[_\-]+", " ", said).strip()
         found = re.search(rf"(?<![\w]){re.escape(spoken)}(?![\w])", lowered)
+        glued = [] if found else _glued_hits(lowered, spoken)
         if found:
-            candidate = (100.0 + len(spoken), option, found.start())
+            candidate = (100.0 + len(spoken), option, found.start(), found.end())
+        elif glued:
+            candidate = (100.0 + len(spoken), option, *glued[0])
         else:
             if len(spoken) < 5 or re.search(r"\d", spoken):
                 continue  # "2022-04-27" is no typo of the example "2022-04-28"
-            words = re.findall(r"[a-z0-9]+", lowered)
+            found_words = list(re.finditer(r"[a-z0-9]+", lowered))
+            words = [w.group() for w in found_words]
             width = len(spoken.split())
             candidate = None
             for index in range(len(words) - width + 1):
@@ -58,7 +65,8 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
                 elif width == 1 and window.startswith(spoken) and len(window) - len(spoken) <= 3:
                     ratio = 90.0  # "musical" names "Music"
                 if ratio >= 88 and (candidate is None or ratio > candidate[0]):
-                    candidate = (ratio, option, lowered.find(window))
+                    said = found_words[index : index + width]
+                    candidate = (ratio, option, said[0].start(), said[-1].end())
             if candidate is None:
                 continue
         if best is None or candidate[0] > best[0]:
@@ -67,7 +75,7 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | None:
         # "into Spanish" names the code "es", "in miles" the symbol "mi"; "remove" the action
         # "delete".
         return code_in(text, options) or unit_option(text, options) or _operation_at(text, options)
-    return (best[1], best[2])
+    return (best[1], best[2], best[3])
 
 
 def _operation_at(text: str, options: Sequence[str]) -> tuple[Any, int] | None:
@@ -119,6 +127,8 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
                 and all(len(w) > 2 for w in lemmas)
             ]
         if not hits:
+            hits = [start for start, _ in _glued_hits(lowered, spoken)]
+        if not hits:
             hits = _shortened_hits(lowered, spoken, param.enum or param.allowed)
         if not hits:
             hits = _words_close_together(words, lemmas)
@@ -127,6 +137,27 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
     said = [(start, end, option) for start, end, option in found
             if not any(s <= start and end <= e and e - s > end - start for s, e, _ in found)]
     return list(dict.fromkeys(option for _, _, option in sorted(said)))
+
+
+def _glued_hits(lowered: str, spoken: str) -> list[tuple[int, int]]:
+    """Where a one-word value is said as two or three words: "uber XL" for "UberXL".
+
+    The words written together are the value, letter for letter (typos are not read here: a
+    glued value is already the user's own spelling of it).
+    """
+    if " " in spoken or len(spoken) < 4:
+        return []
+    words = list(re.finditer(r"[a-z0-9]+", lowered))
+    hits = []
+    for width in (2, 3):
+        for index in range(len(words) - width + 1):
+            window = words[index : index + width]
+            gaps = (lowered[a.end() : b.start()] for a, b in zip(window, window[1:], strict=False))
+            if "".join(w.group() for w in window) == spoken and all(
+                re.fullmatch(r"[\s\-_]+", gap) for gap in gaps
+            ):
+                hits.append((window[0].start(), window[-1].end()))
+    return sorted(hits)
 
 
 def _shortened_hits(lowered: str, spoken: str, options: Sequence[Any]) -> list[int]:

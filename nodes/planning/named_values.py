@@ -57,7 +57,9 @@ def bind_named_values(
                     # "at x = 1": the variable named is the key; the number is still free.
                     in_key = span.kind == "keyvalue" and named[1] < span.start + len(
                         str(span.key or ""))
-                    if span.start <= named[1] < span.end and not in_key:
+                    # "uber XL" for "UberXL": every word the value was said in is taken.
+                    said_end = named[2] if len(named) > 2 else named[1] + 1
+                    if span.start < said_end and named[1] < span.end and not in_key:
                         used.add(index)
                 others = enum_mentions(text, param)
                 # "New York City, NY" as the description's example wrote it: one place.

@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 
 from nodes.planning.descriptions import (
     allowed_values,
+    asks_date_form,
     counted_phrase,
     counted_unit,
     describes_count,
@@ -341,7 +342,7 @@ def type_fit(span: Span, param: Param) -> float:
         if span.kind == "name":
             return 0.3
     if kind == "string":
-        dated = bool(param.name_words & DATE_WORDS)
+        dated = bool(param.name_words & DATE_WORDS) or asks_date_form(param.schema)
         if dated and span.kind not in {"date", "time", "datetime", "keyvalue", "quoted"}:
             return 0.3
         if not dated and span.kind in {"date", "time", "datetime"}:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
+from nodes.planning.descriptions import asks_date_form
 from nodes.planning.param_fit import (
     Param,
     _word_match,
@@ -27,6 +29,7 @@ from stores.language.date_formats import datetime_as_described, parse_written_da
 from stores.language.date_formats import time_as_described as described_time
 from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
+from stores.language.spans_dates import find_dates
 from stores.language.units import convert
 
 
@@ -83,13 +86,36 @@ def date_as_described(span: Span, param: Param) -> str | None:
         return described_time(span.value, str(param.schema.get("description") or ""))
     if span.kind != "date" or not isinstance(span.value, str):
         return None
-    described = described_date(span.value, str(param.schema.get("description") or ""))
+    description = str(param.schema.get("description") or "")
+    described = described_date(span.value, description)
+    if described is None and asks_date_form(param.schema):
+        # "yesterday", "next Friday", "March 3rd" for "Day, YYYY-MM-DD": the day it is
+        # from today, in that form.
+        day = calendar_day(span.value)
+        described = None if day is None else described_date(day, description) or day
     if described is None and "date" in param.name_words:
         # A date parameter that names no format takes the ISO form of a whole date
         # ("June 30th 2023" -> "2023-06-30"); a date of no year stays as written.
         written = parse_written_date(span.value)
         return None if written is None else written.isoformat()
     return described
+
+
+def calendar_day(written: str, now: datetime | None = None) -> str | None:
+    """The ISO date a written day is, counted from ``now`` (the present moment by default).
+
+    "2023-06-30", "July 10, 2022", "tomorrow", "next Friday", "March 3rd" (a day of no year
+    is its next occurrence); None for anything else.
+    """
+    whole = parse_written_date(written)
+    if whole is not None:
+        return whole.isoformat()
+    hits = find_dates(written.strip(), now or datetime.now())
+    if len(hits) == 1 and hits[0].kind == "date" and hits[0].end - hits[0].start == len(
+        written.strip()
+    ):
+        return hits[0].value
+    return None
 
 
 def coerce(value: Any, param: Param) -> Any:
@@ -263,8 +289,11 @@ def with_time_of_day(text: str, spans: Sequence[Span], value: Any, param: Param)
         return value
     ordered = sorted((s for s in spans if s.kind in {"date", "time"}), key=lambda s: s.start)
     for day, clock in zip(ordered, ordered[1:], strict=False):
-        if day.kind != "date" or clock.kind != "time" or value not in {day.value, clock.value}:
+        if day.kind != "date" or clock.kind != "time":
+            continue
+        said_day = calendar_day(str(day.value)) or str(day.value)  # "Friday at 8pm"
+        if value not in {day.value, said_day, clock.value}:
             continue
         if re.fullmatch(r"\s*,?\s*(?:at\s+)?", text[day.end : clock.start], re.I):
-            return datetime_as_described(str(day.value), str(clock.value), description) or value
+            return datetime_as_described(said_day, str(clock.value), description) or value
     return value

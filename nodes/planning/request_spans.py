@@ -65,7 +65,21 @@ _MONTH_DATE = re.compile(
     r"\b\d{4}\s+(?:" + "|".join(_MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"  # 2023 April 4th
     r"|\b(?:" + "|".join(_MONTHS) + r")(?:\.\s*|\.?\s+)\d{1,2}(?:st|nd|rd|th)?"
     r"(?:(?:,\s*|\s+)\d{4})?\b"  # "March 11, 2022", "Jun.20,2023"
-    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\.?(?:,?\s+\d{4})?\b",
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\.?"
+    r"(?:(?:,\s*|\s+)\d{4})?\b",  # "15th October 2023", "15th October,2023"
+    re.I,
+)
+# A day said relative to today ("tomorrow", "the day before yesterday", "next Friday",
+# "last Monday"), kept as written: a parameter that asks for a date's format gets it resolved
+# (:func:`nodes.planning.param_values.date_as_described`).
+_RELATIVE_DAY = re.compile(
+    r"\b(?:the\s+day\s+(?:after\s+tomorrow|before\s+yesterday)"
+    r"|today(?!\s+is\b|'s\s+date)|tomorrow|yesterday"  # "today is Monday" tells, asks nothing
+    r"|tonight|(?:next|last|this|coming|previous)\s+"
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
+    # "today April 25th 2023": the date written out is the day; the word only says it.
+    r"(?![\s,]+(?:the\s+)?(?:\d{4}-|\d{1,2}/|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
+    + "|".join(_MONTHS) + r")\b|(?:" + "|".join(_MONTHS) + r")\b))",
     re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
@@ -235,7 +249,9 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             _add(
                 spans, taken, Span("path", match.group(), match.group(), match.start(), match.end())
             )
-    for kind, pattern in (("date", _ISO_DATE), ("date", _MONTH_DATE), ("time", _TIME)):
+    for kind, pattern in (
+        ("date", _ISO_DATE), ("date", _MONTH_DATE), ("date", _RELATIVE_DAY), ("time", _TIME)
+    ):
         for match in pattern.finditer(text):
             if _free(taken, match.start(), match.end()):
                 surface = match.group().strip()

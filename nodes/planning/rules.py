@@ -598,6 +598,8 @@ class RulePlanner:
                 return {"value": read, "origin": f"span:{param}"}
             return {"value": coerce_to_schema(value, schema), "origin": f"entity:{key}"}
         for alias in sorted(self.vocabulary.param_aliases.get(param, ())):
+            if alias in schema_properties(spec):
+                continue  # "15% of 80": the percent is the tool's own ``percent``, not ``value``
             value = (sub.get("entities") or {}).get(alias)
             if value is not None:
                 return {"value": coerce_to_schema(value, schema), "origin": f"entity:{alias}"}

@@ -53,8 +53,8 @@ def parse_written_date(written: str) -> date | None:
     # "the 15th of March, 2024" is "15 March 2024".
     cleaned = re.sub(r"^the\s+", "", cleaned, flags=re.I)
     cleaned = re.sub(r"^(\d{1,2})\s+of\s+([A-Za-z]+),?\s+(\d{4})$", r"\1 \2 \3", cleaned)
-    for pattern in ("%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y", "%d %B %Y", "%b. %d, %Y",
-                    "%Y %B %d", "%Y %b %d"):
+    for pattern in ("%B %d, %Y", "%b %d, %Y", "%B %d %Y", "%b %d %Y", "%d %B %Y", "%d %B, %Y",
+                    "%b. %d, %Y", "%Y %B %d", "%Y %b %d"):
         try:
             return datetime.strptime(cleaned, pattern).date()
         except ValueError:

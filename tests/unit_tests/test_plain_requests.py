@@ -1120,7 +1120,8 @@ def test_a_name_and_the_model_code_after_it_are_one_name() -> None:
 def test_a_hyphenated_word_after_a_number_is_what_it_counts() -> None:
     # "90 pull-ups" counts pull-ups: the two numbers are two measures, not one list.
     spans = extract_spans("She did 40 squats and 90 pull-ups today.")
-    assert [(s.text, s.unit) for s in spans] == [("40 squats", "squats"), ("90 pull-ups", "pull-ups")]
+    assert [(s.text, s.unit) for s in spans if s.kind == "number"] == [
+        ("40 squats", "squats"), ("90 pull-ups", "pull-ups")]
 
 
 def test_a_date_one_day_off_the_description_example_is_no_typo_of_it() -> None:

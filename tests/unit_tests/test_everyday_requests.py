@@ -1,0 +1,112 @@
+"""Requests people say to an everyday assistant, against tools written the way APIs are.
+
+Written here (none from a benchmark): a day said relative to today for a parameter that asks
+for a calendar date ("yesterday" for "Day, YYYY-MM-DD"), an allowed value said in two words
+("uber XL" for "UberXL"), a percentage and the number it is of, each to its own parameter.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from nodes.planning.param_values import calendar_day
+from nodes.planning.request_spans import extract_spans
+from nodes.planning.schema_binder import bind_schema
+from stores.catalog.model import Catalog
+from tests.unit_tests.test_rule_planner_schema import plan_catalog
+
+STR = {"type": "string"}
+INT = {"type": "integer"}
+NUM = {"type": "number"}
+
+
+def schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def _planned(request: str, name: str, description: str, params: dict[str, Any]) -> list[Any]:
+    catalog = Catalog()
+    catalog.add_raw_tool(
+        {"name": name, "agent": "t", "description": description, "side_effect": False,
+         "environment": "test", "input_schema": params},
+        source="test",
+    )
+    return [
+        {k: v.get("value") for k, v in c["args"].items()}
+        for c in plan_catalog(request, catalog).calls
+        if c["role"] == "core"
+    ]
+
+
+def test_a_day_said_relative_to_today_is_a_date_span_as_written() -> None:
+    for text, said in [
+        ("how far did I run yesterday", "yesterday"),
+        ("move the call to next Tuesday", "next Tuesday"),
+        ("what did I spend last Friday", "last Friday"),
+        ("is the gym open the day after tomorrow", "the day after tomorrow"),
+    ]:
+        dates = [s.value for s in extract_spans(text) if s.kind == "date"]
+        assert dates == [said], text
+
+
+def test_a_written_day_is_the_calendar_day_it_names_from_now() -> None:
+    now = datetime(2031, 5, 14, 9, 30)  # a Wednesday
+    assert calendar_day("yesterday", now) == "2031-05-13"
+    assert calendar_day("tomorrow", now) == "2031-05-15"
+    assert calendar_day("next Tuesday", now) == "2031-05-20"
+    assert calendar_day("Saturday", now) == "2031-05-17"
+    assert calendar_day("March 3rd", now) == "2032-03-03"  # no year: the next March 3rd
+    assert calendar_day("2nd of June, 2030", now) == "2030-06-02"
+    assert calendar_day("8th September,2029", now) == "2029-09-08"
+    assert calendar_day("a while back", now) is None
+
+
+def test_a_date_parameter_with_a_format_gets_the_day_a_relative_word_names() -> None:
+    steps = schema(["day"], day={**STR, "description": "The day to report, as YYYY-MM-DD."})
+    bound = bind_schema("How far did I cycle yesterday?", steps)
+    assert bound.sets[0]["day"] == (date.today() - timedelta(days=1)).isoformat()
+
+    flights = schema(
+        ["leaving"], leaving={**STR, "description": "Departure day in MM/DD/YYYY format"}
+    )
+    bound = bind_schema("any seats to Oslo tomorrow?", flights)
+    tomorrow = date.today() + timedelta(days=1)
+    assert bound.sets[0]["leaving"] == tomorrow.strftime("%m/%d/%Y")
+
+    # A date parameter that names no format keeps the words the user said.
+    loose = schema(["when"], when={**STR, "description": "When the walk happened"})
+    assert bind_schema("log a walk for yesterday", loose).sets[0]["when"] == "yesterday"
+
+
+def test_a_day_and_a_time_said_together_make_one_datetime_when_one_is_asked() -> None:
+    meeting = schema(
+        ["starts"],
+        starts={**STR, "description": "Start as ISO-8601, e.g. 2024-01-31T09:00:00"},
+    )
+    bound = bind_schema("set up a sync with Priya tomorrow at 4pm", meeting)
+    tomorrow = date.today() + timedelta(days=1)
+    assert bound.sets[0]["starts"] == f"{tomorrow.isoformat()}T16:00:00"
+
+
+def test_an_allowed_value_written_as_one_word_is_named_by_its_parts_said_apart() -> None:
+    ride = schema(
+        ["tier", "to"],
+        tier={**STR, "enum": ["Lyft", "LyftXL", "Lux"], "description": "Ride tier"},
+        to={**STR, "description": "Drop-off address"},
+    )
+    bound = bind_schema("I need a lyft XL to 40 Harbor Road", ride)
+    assert bound.sets[0]["tier"] == "LyftXL"
+    # The words the tier was said in fill nothing else.
+    assert bound.sets[0]["to"] == "40 Harbor Road"
+
+
+def test_a_percentage_and_the_number_it_is_of_fill_their_own_parameters() -> None:
+    params = schema(
+        ["percent", "value"],
+        percent={**NUM, "description": "How many percent"},
+        value={**NUM, "description": "The whole number"},
+    )
+    calls = _planned("compute the percentage: 12% of the number 250", "percentage_of_number",
+                     "Compute a percentage of a number", params)
+    assert calls == [{"percent": 12.0, "value": 250.0}]
