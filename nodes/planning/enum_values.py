@@ -65,8 +65,8 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int
                 elif width == 1 and window.startswith(spoken) and len(window) - len(spoken) <= 3:
                     ratio = 90.0  # "musical" names "Music"
                 if ratio >= 88 and (candidate is None or ratio > candidate[0]):
-                    said = found_words[index : index + width]
-                    candidate = (ratio, option, said[0].start(), said[-1].end())
+                    first, last = found_words[index], found_words[index + width - 1]
+                    candidate = (ratio, option, first.start(), last.end())
             if candidate is None:
                 continue
         if best is None or candidate[0] > best[0]:
