@@ -142,3 +142,32 @@ def asks_date_form(schema: Mapping[str, Any]) -> bool:
         or _ISO_EXAMPLE.search(description) is not None
         or schema.get("format") in {"date", "date-time"}
     )
+
+
+# Where a description starts its examples: what follows may well be the value itself.
+_EXAMPLES = re.compile(
+    r"\b(?:e\.\s?g\.?|i\.\s?e\.?|eg|such\s+as|for\s+example|for\s+instance|like|"
+    r"example|examples|default|defaults|options|can\s+be|could\s+be|one\s+of)\b.*",
+    re.IGNORECASE | re.DOTALL,
+)
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|\([^)]*\)")
+
+
+# Where a description's head (what kind of thing the value is) gives way to what it is said of.
+_HEAD_ENDS = re.compile(
+    r"\b(?:of|for|which|whose|that|to|in|on|at|by|with|from|where|when|needs?|is|are)\b",
+    re.IGNORECASE,
+)
+
+
+def context_of_value(description: str) -> str:
+    """What a description says around its value: not its head, examples or listed values.
+
+    "The species for which population needs to be estimated" -> "for which population needs
+    to be estimated"; "Search term, e.g. 'food' or 'restaurants'" -> "" (its examples may be
+    the value); "The scientific discovery or theory." -> "" (the head says what the value is:
+    "the theory of evolution" is one). Words said here are cues of the value, never the value.
+    """
+    described = _EXAMPLES.sub("", _QUOTED.sub(" ", description))
+    head_end = _HEAD_ENDS.search(described)
+    return described[head_end.start() :] if head_end else ""

@@ -26,7 +26,13 @@ from nodes.planning.descriptions import (
     describes_count,
     stranded_preposition,
 )
-from nodes.planning.request_spans import DAY_NAMES, MONTH_NAMES, Span, context_words
+from nodes.planning.request_spans import (
+    DAY_NAMES,
+    MONTH_NAMES,
+    Span,
+    context_words,
+    is_relative_day,
+)
 from nodes.planning.value_cues import (
     head_word,
     name_said_before,
@@ -345,6 +351,8 @@ def type_fit(span: Span, param: Param) -> float:
         dated = bool(param.name_words & DATE_WORDS) or asks_date_form(param.schema)
         if dated and span.kind not in {"date", "time", "datetime", "keyvalue", "quoted"}:
             return 0.3
+        if not dated and is_relative_day(span):
+            return 0.0  # "tonight" is when, never a dish or a name
         if not dated and span.kind in {"date", "time", "datetime"}:
             return 0.7
     if kind == "integer":

@@ -637,6 +637,11 @@ def _compatible(first: Span, other: Span) -> bool:
 _ORDINAL_ENDINGS = frozenset({"st", "nd", "rd", "th"})
 
 
+def is_relative_day(span: Span) -> bool:
+    """Whether a span is a day said relative to today ("tonight", "next Friday")."""
+    return span.kind == "date" and _RELATIVE_DAY.fullmatch(span.text) is not None
+
+
 def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
     """The typed spans of a text, ordered and non-overlapping; lists hold their items."""
     if _CJK.search(text):

@@ -34,6 +34,7 @@ from nodes.planning.argument_sets import (
 )
 from nodes.planning.array_values import bind_arrays
 from nodes.planning.currency_values import currency_values
+from nodes.planning.descriptions import context_of_value
 from nodes.planning.frequency_values import frequency_values
 from nodes.planning.name_phrases import phrase_after_cue, phrase_before_name
 from nodes.planning.named_lists import values_named_in_order
@@ -74,7 +75,7 @@ from stores.language.keywords import STOPWORDS, lemmatize
 __all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
 
 # How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
-PHRASE_SIMILARITY = 0.3
+PHRASE_SIMILARITY = 0.25
 # How much less near in meaning "X of Y" or "Z X" may be than "X" and still be the value said.
 OF_SLACK = 0.15
 # Values of a type of their own, which free text may hold ("call the dentist at 3 pm").
@@ -378,17 +379,31 @@ def _phrases_by_meaning(
         singulars = [_singular_phrase(phrase) for phrase in phrases]
         scores = [max(pair) for pair in zip(similarity(query, phrases),
                                             similarity(query, singulars), strict=True)]
-        # The parameter's own name said ("the living room") is its cue, never its value.
+        # The parameter's own name said ("the living room") is its cue, never its value, nor
+        # are the words its description describes the value with ("recipe" of "the dish whose
+        # recipe is fetched").
+        cues = param.name_words | content_words(context_of_value(str(
+            param.schema.get("description") or "")))
         own = [i for i, phrase in enumerate(phrases)
-               if content_words(phrase) and content_words(phrase) <= param.name_words]
+               if content_words(phrase) and content_words(phrase) <= cues]
         for index in own:
             scores[index] = -1.0
+        # "the population of pandas" for "the species for which population is estimated":
+        # what the cue word is of is the value, as near as the whole.
+        for index, phrase in enumerate(phrases):
+            head = fuller.get(phrase)
+            tail = phrase.split(" of ", 1)[-1]
+            if head is not None and content_words(head) <= cues and tail in phrases:
+                at = phrases.index(tail)
+                scores[at], scores[index] = max(scores[at], scores[index]), -1.0
         best = max(range(len(phrases)), key=lambda i: scores[i])
         # The noun said with what it is of ("theory" of "theory of evolution") or with the
         # words before it ("membrane" of "the plasma membrane") is the whole.
         whole = [i for i, phrase in enumerate(phrases)
                  if (fuller.get(phrase) == phrases[best] or phrase.endswith(" " + phrases[best]))
-                 and scores[i] >= scores[best] - OF_SLACK]
+                 and scores[i] >= scores[best] - OF_SLACK
+                 # "plays jazz" is no genre of music "to be played": a cue is no part of it
+                 and not (content_words(phrase) - content_words(phrases[best])) & cues]
         best = max(whole, key=lambda i: scores[i]) if whole else best
         if scores[best] >= PHRASE_SIMILARITY:
             values[param.name] = [phrases[best]]

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from stores.language.identifiers import singular
+
 _REGISTRY: Any = None
 _LOCK = threading.Lock()
 # Short words pint reads as units but English uses as words ("a" year, "in" inch, "at").
@@ -63,14 +65,21 @@ def unit_of(written: str) -> Any | None:
 
 @lru_cache(maxsize=4096)
 def stated_unit(description: str) -> Any | None:
-    """The unit a parameter's description asks for ("in kilometers", "(m/s)"), or None."""
-    for match in _STATED.finditer(description):
+    """The unit a parameter's description asks for ("in kilometers", "(m/s)"), or None.
+
+    A unit said with "in" comes first: in "The inductance (L) in henries (H)" the "(L)" is
+    the quantity's symbol, not litres.
+    """
+    matches = list(_STATED.finditer(description))
+    for match in sorted(matches, key=lambda m: m.group(1) is None):
         phrase = (match.group(1) or match.group(2) or "").strip()
         words = phrase.split()
         # The longest run of leading words that names a unit: "square feet", "m/s".
         for size in range(min(len(words), 3), 0, -1):
             head = [words[0].rstrip("s") if size > 1 else words[0], *words[1:size]]
-            for form in (" ".join(words[:size]), "_".join(head)):  # "degree_Celsius"
+            # "henries": pint knows the singular only.
+            last_one = " ".join([*words[: size - 1], singular(words[size - 1].strip(".,;:"))])
+            for form in (" ".join(words[:size]), "_".join(head), last_one):  # "degree_Celsius"
                 unit = unit_of(form)
                 if unit is not None:
                     return unit

@@ -75,8 +75,8 @@ def test_a_date_parameter_with_a_format_gets_the_day_a_relative_word_names() -> 
     assert bound.sets[0]["leaving"] == tomorrow.strftime("%m/%d/%Y")
 
     # A date parameter that names no format keeps the words the user said.
-    loose = schema(["when"], when={**STR, "description": "When the walk happened"})
-    assert bind_schema("log a walk for yesterday", loose).sets[0]["when"] == "yesterday"
+    loose = schema(["day"], day={**STR, "description": "The day the walk happened"})
+    assert bind_schema("log a walk for yesterday", loose).sets[0]["day"] == "yesterday"
 
 
 def test_a_day_and_a_time_said_together_make_one_datetime_when_one_is_asked() -> None:
@@ -110,3 +110,62 @@ def test_a_percentage_and_the_number_it_is_of_fill_their_own_parameters() -> Non
     calls = _planned("compute the percentage: 12% of the number 250", "percentage_of_number",
                      "Compute a percentage of a number", params)
     assert calls == [{"percent": 12.0, "value": 250.0}]
+
+
+def test_the_words_a_description_says_its_value_with_are_never_the_value() -> None:
+    # The small embedding model puts "recipe" nearest "the dish whose recipe is fetched".
+    near = {"recipe": 0.6, "mushroom risotto": 0.29, "risotto": 0.27, "tonight": 0.01}
+
+    def similarity(query: str, phrases: Any) -> list[float]:
+        return [near.get(phrase, 0.0) for phrase in phrases]
+
+    dish = schema(["dish"], dish={**STR, "description": "Name of the dish whose recipe is "
+                                  "fetched"})
+    bound = bind_schema("show me a recipe for mushroom risotto tonight", dish,
+                        similarity=similarity)
+    assert bound.sets == [{"dish": "mushroom risotto"}]
+    # What the value is of, past a cue word, is the value ("the population of otters").
+    near = {"population": 0.5, "population of otters": 0.35, "otters": 0.1}
+    animal = schema(["animal"], animal={**STR, "description": "The animal for which "
+                                        "population is estimated"})
+    bound = bind_schema("estimate the population of otters", animal, similarity=similarity)
+    assert bound.sets == [{"animal": "otters"}]
+    # A description's head says what kind of thing the value is: "a theory" may be one.
+    near = {"theory": 0.5, "theory of gravity": 0.35, "gravity": 0.3}
+    idea = schema(["idea"], idea={**STR, "description": "The scientific idea or theory."})
+    bound = bind_schema("who came up with the theory of gravity", idea, similarity=similarity)
+    assert bound.sets == [{"idea": "theory of gravity"}]
+    # Examples the description gives may well be the value.
+    near = {"tacos": 0.27, "place": 0.2}
+    term = schema(["term"], term={**STR, "description": "Search term, e.g. 'tacos' or 'pizza'"})
+    assert bind_schema("find a tacos place", term, similarity=similarity).sets == [
+        {"term": "tacos"}]
+
+
+def test_a_required_free_text_value_a_little_near_its_description_is_taken() -> None:
+    # A cosine of 0.27 from the small model is a fair match for a one-word value: asking
+    # the user for a hobby they just said helps nobody.
+    near = {"knitting": 0.27, "people": 0.2}
+
+    def similarity(query: str, phrases: Any) -> list[float]:
+        return [near.get(phrase, 0.0) for phrase in phrases]
+
+    hobby = schema(["hobby"], hobby={**STR, "description": "The hobby of interest."})
+    assert bind_schema("what are people who love knitting like", hobby,
+                       similarity=similarity).sets == [{"hobby": "knitting"}]
+    near = {"knitting": 0.2}
+    assert bind_schema("what are people who love knitting like", hobby,
+                       similarity=similarity).missing == ["hobby"]
+
+
+def test_a_unit_said_with_in_beats_the_symbol_of_the_quantity_in_brackets() -> None:
+    # "(R)" is the resistance's symbol, not roentgen; pint knows "ohm", not "ohms" alone.
+    coil = schema(
+        ["resistance"],
+        resistance={**NUM, "description": "The resistance (R) in kiloohms (kΩ)."},
+    )
+    assert bind_schema("a coil of 2500 ohms", coil).sets == [{"resistance": 2.5}]
+    field = schema(
+        ["inductance"], inductance={**NUM, "description": "The inductance (L) in henries."}
+    )
+    assert bind_schema("an inductance of 20mH", field).sets == [{"inductance": 0.02}]
