@@ -58,6 +58,7 @@ from stores.language.keywords import STOPWORDS, lemmatize
 from stores.language.places import country_of_city
 from stores.language.units import (
     convert,
+    measures_named,
     same_dimension,
     stated_unit,
     unit_of,
@@ -680,6 +681,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         score = max(score, UNIT_CUE + 0.2)
     if measures_alike(span, param):
         score = max(score, STATED_UNIT_CUE)  # "at 3m": a distance "in meters"
+    elif span.unit and measures_named(span.unit, param.name_words):
+        score = max(score, STATED_UNIT_CUE)  # "9.8 m/s^2" is the acceleration
     if _looks_like_year(span) and head_word(param.name) == "year" and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "in 2020" is a year
     if span.kind == "time" and param.name_words & {"time", "hour"} \

@@ -76,6 +76,11 @@ __all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
 
 # How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
 PHRASE_SIMILARITY = 0.25
+# Words that say when or which of a series ("last night", "the latest trend"): alone, never a
+# value of free text ("next month" may be one).
+_WHEN_WORDS = frozenset(
+    "last next previous past coming upcoming recent latest earlier later".split()
+)
 # How much less near in meaning "X of Y" or "Z X" may be than "X" and still be the value said.
 OF_SLACK = 0.15
 # Values of a type of their own, which free text may hold ("call the dentist at 3 pm").
@@ -370,6 +375,7 @@ def _phrases_by_meaning(
         for last in range(min(len(second), 3))
     }
     phrases += [phrase for phrase in fuller if phrase not in phrases]
+    phrases = [phrase for phrase in phrases if phrase.lower() not in _WHEN_WORDS]
     if not phrases:
         return
     for param in wanted:

@@ -86,6 +86,30 @@ def stated_unit(description: str) -> Any | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def dimension_named(word: str) -> Any | None:
+    """The dimension a quantity's name names in pint's definitions, or None.
+
+    "acceleration" is [length] / [time] ** 2, "time" [time], "inductance" what henries
+    measure; "duration" or "price" name no dimension pint defines.
+    """
+    if not re.fullmatch(r"[a-z]+", word):
+        return None
+    try:
+        dimension = _registry().get_dimensionality(f"[{word}]")
+    except Exception:  # pint raises several kinds for names it does not define
+        return None
+    return dimension if dimension else None
+
+
+def measures_named(written_unit: str, words: frozenset[str]) -> bool:
+    """Whether a unit said ("m/s^2") measures what one of ``words`` names ("acceleration")."""
+    unit = unit_of(written_unit)
+    if unit is None:
+        return False
+    return any(dimension_named(word) == unit.dimensionality for word in words)
+
+
 def same_dimension(first: Any, second: Any) -> bool:
     """Whether two units measure the same thing (length and length)."""
     return bool(first.dimensionality == second.dimensionality)

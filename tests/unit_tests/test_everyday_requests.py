@@ -169,3 +169,26 @@ def test_a_unit_said_with_in_beats_the_symbol_of_the_quantity_in_brackets() -> N
         ["inductance"], inductance={**NUM, "description": "The inductance (L) in henries."}
     )
     assert bind_schema("an inductance of 20mH", field).sets == [{"inductance": 0.02}]
+
+
+def test_a_word_that_says_when_is_no_free_text_value() -> None:
+    near = {"last": 0.3, "last night": 0.2, "won": 0.1}
+
+    def similarity(query: str, phrases: Any) -> list[float]:
+        return [near.get(phrase, 0.0) for phrase in phrases]
+
+    board = schema(["state"], state={**STR, "description": "The state of the board."})
+    assert bind_schema("who won at chess last night", board, similarity=similarity).missing \
+        == ["state"]
+
+
+def test_a_measure_goes_to_the_parameter_named_for_what_its_unit_measures() -> None:
+    # pint's own dimensions: m/s^2 measures an acceleration, seconds a time, nothing says so
+    # in the descriptions.
+    motion = schema(
+        ["acceleration", "time"],
+        acceleration={**NUM, "description": "How fast it speeds up."},
+        time={**INT, "description": "How long it speeds up."},
+    )
+    bound = bind_schema("a cart pushed for 4 seconds at 2.5 m/s^2", motion)
+    assert bound.sets == [{"acceleration": 2.5, "time": 4}]
