@@ -33,7 +33,8 @@ _MONTHS = (
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
-_TITLES = frozenset("mr mrs ms dr prof st".split())
+TITLES = frozenset("mr mrs ms dr prof st".split())
+_TITLES = TITLES
 # Days and months said by their names (no abbreviations: "may", "mar" are words too).
 DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 MONTH_NAMES = frozenset(_MONTHS[:12])

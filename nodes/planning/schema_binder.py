@@ -59,6 +59,7 @@ from nodes.planning.param_values import (
     without_own_noun,
 )
 from nodes.planning.request_spans import Span, extract_spans
+from nodes.planning.said_content import bind_said_content
 from nodes.planning.unit_values import unit_parameter_values
 from nodes.planning.value_assignment import choose_pairs, names_another, plain_values
 from nodes.planning.value_cues import head_word, numbered_siblings, series_position
@@ -143,6 +144,8 @@ def bind_schema(
     evidence.update({name: 2.0 for name in values})
     # Values named outright bind first: enum values, flags, codes, counted items.
     bind_named_values(text, params, atoms, values, evidence, used)
+    # Words passed on as they are ("saying I'll be late", "called pay rent"): one value.
+    bind_said_content(text, params, atoms, values, evidence, used, exclude)
     # Arrays take a whole list span (or bracketed lists, a range, a lower-case list).
     bind_arrays(text, found, atoms, params, values, evidence, used)
     # "its base and height as 6cm and 10cm": the names, then their values in the same order.

@@ -10,8 +10,10 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from nodes.planning.param_fit import describe_params
 from nodes.planning.param_values import calendar_day
 from nodes.planning.request_spans import extract_spans
+from nodes.planning.said_content import said_content
 from nodes.planning.schema_binder import bind_schema
 from stores.catalog.model import Catalog
 from tests.unit_tests.test_rule_planner_schema import plan_catalog
@@ -192,3 +194,50 @@ def test_a_measure_goes_to_the_parameter_named_for_what_its_unit_measures() -> N
     )
     bound = bind_schema("a cart pushed for 4 seconds at 2.5 m/s^2", motion)
     assert bound.sets == [{"acceleration": 2.5, "time": 4}]
+
+
+MESSAGE = schema(
+    ["recipient", "message"],
+    recipient={**STR, "description": "Contact name"},
+    message={**STR, "description": "Message text"},
+)
+
+
+def test_words_passed_on_are_one_value_whatever_they_hold() -> None:
+    bound = bind_schema("send a message to Ines saying Bob and I land at 9", MESSAGE)
+    assert bound.sets == [{"recipient": "Ines", "message": "Bob and I land at 9"}]
+    note = schema(["body"], body={**STR, "description": "What the note says"})
+    assert bind_schema("add a note: call Dr. Lee about the X-ray", note).sets == [
+        {"body": "call Dr. Lee about the X-ray"}]
+    search = schema(["q"], q={**STR, "description": "What to look for"})
+    assert bind_schema("search the web for cheap flights to Lima in May", search).sets == [
+        {"q": "cheap flights to Lima in May"}]
+    todo = schema(["title", "due"], title={**STR, "description": "Short text"},
+                  due={**STR, "description": "Due date, YYYY-MM-DD"})
+    bound = bind_schema("create a task called renew passport due 2031-02-01", todo)
+    assert bound.sets[0]["due"] == "2031-02-01"
+    assert bound.sets[0]["title"].startswith("renew passport")
+
+
+def test_a_time_said_after_the_passed_on_words_is_not_part_of_them() -> None:
+    remind = schema(
+        ["text", "time"],
+        text={**STR, "description": "What to be reminded of"},
+        time={**STR, "description": "When, as HH:MM"},
+    )
+    bound = bind_schema("remind me to feed the cat at 7:30pm", remind)
+    assert bound.sets == [{"text": "feed the cat", "time": "19:30"}]
+
+
+def test_the_tool_s_own_verb_passes_on_what_follows_it() -> None:
+    translate = schema(
+        ["text", "target"],
+        text={**STR, "description": "Text to translate"},
+        target={**STR, "description": "Target language"},
+    )
+    bound = bind_schema("translate where is the station into German", translate,
+                        exclude={"translate"})
+    assert bound.sets == [{"text": "where is the station", "target": "German"}]
+    # Without the tool's verb, nothing is passed on.
+    params = describe_params(translate)
+    assert said_content("where is the station in German", params, {"translate"}) is None

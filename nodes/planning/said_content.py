@@ -1,0 +1,149 @@
+"""Words the request passes on as they are: a message, a note, a title, a search.
+
+"send Tom a message saying I'll be late", "remind me to water the plants at 6pm", "create a
+todo called pay rent", "add a note: buy coffee filters", "search the web for hiking trails
+near Denver", "translate how are you into French". What follows the marker ("saying", "remind
+me to", "called", a colon, "search ... for", the tool's own verb) to the end of its clause is
+one value, whatever names or numbers it holds, for the parameter that takes such text: one
+whose name is a word for text content (:data:`_CONTENT_NAMES`), or a name or title for what
+"called" introduces. The value's atoms fill no other parameter.
+
+General English only (no domain): the markers are how anyone passes words on, the names how
+APIs call the parameter that carries them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+from nodes.planning.param_fit import Param
+from nodes.planning.request_spans import TITLES, Span
+
+# Parameter names for passed-on text ("message", "body", "query"), and for what "called"
+# introduces ("title", "name").
+_CONTENT_NAMES = frozenset(
+    """text message msg content body note comment prompt query q keyword keywords term search
+    description caption reminder task status question sentence phrase memo""".split()
+)
+_TITLE_NAMES = frozenset("title name label subject heading".split())
+_TITLES = TITLES
+
+_SPEECH = re.compile(
+    r"\b(?:saying|that\s+says|which\s+says|stating|reading|with\s+the\s+(?:text|message|words?)"
+    r"|(?:tell|ask|inform|remind)\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+(?:that|to|about)"
+    r"|let\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+know\s+(?:that\s+)?"
+    r"|(?:reminder|note|memo)\s+(?:to|that)"
+    r")\s+",
+)
+_NAMING = re.compile(r"\b(?:called|named|titled|entitled)\s+", re.I)
+_SEARCH = re.compile(
+    r"\b(?:search|google|browse|look)\s+(?:up\s+)?(?:the\s+(?:web|internet)\s+|online\s+)?for\s+",
+    re.I,
+)
+# "add a note: buy more coffee filters": a noun, a colon, the words.
+_COLON = re.compile(r"\b[a-z]+:\s+(?=\S)")
+# Where passed-on words end: the sentence's end or the next step (", then"); after the tool's
+# own verb, before the
+# language a translation goes into ("translate how are you into French").
+_END = re.compile(r"[.!?](?:\s|$)|\n|;\s|,?\s+(?:and\s+)?then\b")
+_TAIL = re.compile(r"\s+(?:into|to|in)\s+[A-Z][a-z]+\s*$")
+
+
+def said_content(
+    text: str, params: Sequence[Param], verbs: AbstractSet[str] = frozenset()
+) -> tuple[Param, str, int, int] | None:
+    """The passed-on words of the request, the parameter they fill, and where they are.
+
+    ``verbs`` are the words of the tool's own name: "translate how are you into French"
+    passes on what follows the tool's verb. None when the request passes nothing on, or no
+    one parameter takes it.
+    """
+    content = [p for p in params if _takes(p, _CONTENT_NAMES)]
+    titles = [p for p in params if _takes(p, _TITLE_NAMES)]
+    found: list[tuple[int, list[Param]]] = []
+    for pattern, takers in ((_SPEECH, content), (_COLON, content), (_SEARCH, content),
+                            (_NAMING, titles or content)):
+        match = pattern.search(text)
+        if pattern is _NAMING and match is not None and text[match.end() :][:1].isupper():
+            continue  # "named Alice of type person": a name is read as a name
+        if match is not None and len(takers) == 1:
+            found.append((match.end(), takers))
+    by_verb = False
+    if not found and verbs and len(content) == 1:
+        first = re.match(r"\s*(?:please\s+)?([A-Za-z]+)\s+", text, re.I)
+        # "translate the phrase 'Hello'", "send an email to ...": a thing named after the
+        # verb is no text passed on.
+        if first is not None and first.group(1).lower() in verbs and not re.match(
+            r"(?:a|an|the|this|that|these|those|my|our|your|some|me|it)\b", text[first.end():],
+            re.I,
+        ):
+            found.append((first.end(), content))
+            by_verb = True
+    if not found:
+        return None
+    start, takers = min(found, key=lambda item: item[0])
+    end = len(text)
+    for stop in _END.finditer(text, start):
+        before = re.search(r"(\w+)$", text[: stop.start()])
+        if stop.group().startswith(".") and before and before.group(1).lower() in _TITLES:
+            continue  # "Dr. Lee": a title's period ends no sentence
+        end = stop.start()
+        break
+    if text[start : start + 1] in "'\"“‘`":
+        return None  # "titled 'Roe v. Wade'": quoted, the quotes say where it ends
+    said = text[start:end].rstrip(" ,;:'\"")
+    tail = _TAIL.search(said) if by_verb else None
+    said = said[: tail.start()] if tail else said  # "how are you into French"
+    return takers[0], said, start, start + len(said)
+
+
+def trim_when(said: str, start: int, atoms: Sequence[tuple[Span, int]]) -> str:
+    """The passed-on words without a time, day or target language said after them.
+
+    "water the plants at 6pm": the time is the reminder's, not the text's.
+    """
+    end = start + len(said)
+    for span, _ in sorted(atoms, key=lambda item: -item[0].start):
+        if span.kind not in {"time", "date", "datetime"} or not start < span.start < end:
+            continue
+        if span.end >= end - 1:
+            head = said[: span.start - start]
+            cut = re.search(r"\s+(?:at|on|by|before|after|for)?\s*$", head)
+            said = head[: cut.start()] if cut else head
+            end = start + len(said)
+    return said
+
+
+def bind_said_content(
+    text: str,
+    params: Sequence[Param],
+    atoms: Sequence[tuple[Span, int]],
+    values: dict[str, list[Any]],
+    evidence: dict[str, float],
+    used: set[int],
+    verbs: AbstractSet[str] = frozenset(),
+) -> None:
+    """Bind the passed-on words (:func:`said_content`); the atoms they hold are used."""
+    free = [p for p in params if p.name not in values]
+    found = said_content(text, free, verbs)
+    if found is None:
+        return
+    param, said, start, _ = found
+    said = trim_when(said, start, atoms).strip()
+    if not said or len(said.split()) > 60:
+        return
+    end = start + len(said)
+    values[param.name] = [said]
+    evidence[param.name] = 2.0
+    used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)
+
+
+def _takes(param: Param, names: AbstractSet[str]) -> bool:
+    """A free-text parameter named by one of ``names`` (its name's last word)."""
+    if param.kind != "string" or param.enum or param.closed or param.identifier:
+        return False
+    words = re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param.name).lower())
+    return bool(words) and words[-1] in names
