@@ -59,6 +59,7 @@ from nodes.planning.later_values import add_later_options
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.other_reads import coordinated_reads, cut_at_other_read
 from nodes.planning.param_values import stated_default
+from nodes.planning.request_spans import extract_spans
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
@@ -642,7 +643,11 @@ class RulePlanner:
         taken = {number for number in (_as_float(v) for v in named) if number is not None}
         leftovers = [float(n) for n in entities["numbers"]]
         leftovers += [float(a["value"]) for a in entities["amounts"]]
-        free = list(dict.fromkeys(n for n in leftovers if n not in taken))
+        # Only a number said as one ("9.8 m/s^2" holds no 2 of its own).
+        said = {float(span.value) for span in extract_spans(sub["text"])
+                if span.kind in {"number", "money", "percent"}
+                and isinstance(span.value, int | float) and not isinstance(span.value, bool)}
+        free = list(dict.fromkeys(n for n in leftovers if n not in taken and n in said))
         if len(free) == 1:
             args[slots[0]] = {
                 "value": coerce_to_schema(free[0], properties[slots[0]]),

@@ -241,3 +241,21 @@ def test_the_tool_s_own_verb_passes_on_what_follows_it() -> None:
     # Without the tool's verb, nothing is passed on.
     params = describe_params(translate)
     assert said_content("where is the station in German", params, {"translate"}) is None
+
+
+def test_the_power_of_a_unit_is_no_number_said() -> None:
+    # "m/s^2" holds a 2 that is no value: the start speed is asked for, not made up.
+    catalog = Catalog()
+    catalog.add_raw_tool(
+        {"name": "final_speed", "agent": "t", "description": "Compute the final speed of a cart",
+         "side_effect": False, "environment": "test",
+         "input_schema": schema(["start_speed", "acceleration", "time"],
+                                start_speed={**INT, "description": "The speed at the start"},
+                                acceleration={**NUM, "description": "The acceleration"},
+                                time={**INT, "description": "The time in seconds"})},
+        source="test",
+    )
+    draft = plan_catalog("compute the final speed of a cart that speeds up at 3.5 m/s^2 for "
+                         "4 seconds", catalog)
+    assert draft.calls == []
+    assert draft.question is not None and draft.question["param"] == "start_speed"
