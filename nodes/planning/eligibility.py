@@ -16,14 +16,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from nodes.planning.param_fit import describe_params
 from nodes.planning.relevance import (
     MIN_MEANING,
     MIN_PARTIAL_MEANING,
     MIN_RELEVANCE,
+    NAMED_VALUE_EVIDENCE,
     meaning,
     relevance,
     values_fit,
 )
+from nodes.planning.schema_binder import bind_schema
 from nodes.state import Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
@@ -47,6 +50,9 @@ RELEVANCE_WEIGHT = 0.5
 # ``get_history`` and ``get_projection``) and the retrieval rank alone then decided.
 WORDS_LEAD = 0.25
 MEANING_LEAD = 2.0
+# The words (relevance) a request must share with a tool whose allowed value it names for
+# that to admit the tool (:func:`names_its_values`): one word of its description.
+NAMED_VALUES_WORDS = 0.4
 NAME_FILLERS = frozenset({"by", "for", "from", "the", "and", "with", "all", "info", "details"})
 
 
@@ -215,6 +221,8 @@ def fit_reason(
         return "meaning"
     if gives_its_values(text, spec, embedder):
         return "values"
+    if shared >= NAMED_VALUES_WORDS and names_its_values(text, spec):
+        return "named values"
     return None
 
 
@@ -244,6 +252,26 @@ def gives_its_values(text: str, spec: ToolSpec, embedder: Embedder | None) -> bo
     if meaning(text, spec.name, spec.description, embedder) < MIN_PARTIAL_MEANING:
         return False
     return values_fit(text, spec.input_schema)
+
+
+def names_its_values(text: str, spec: ToolSpec) -> bool:
+    """Every required value given, one of them an allowed value named outright.
+
+    "what is the capital of australia" for ``country_info(country, field: capital |
+    population | currency)``: the small embedding model rates the meaning far (0.22), but
+    the request names one of the few values the tool allows and gives the rest; with a word
+    shared too (:data:`NAMED_VALUES_WORDS`) that is evidence enough. Only for tools known
+    not to write.
+    """
+    if spec.side_effect is not False or not spec.input_schema.get("required"):
+        return False
+    bound = bind_schema(text, spec.input_schema, segment=0)
+    if bound.missing:
+        return False
+    required = set(spec.input_schema.get("required") or [])
+    closed = {p.name for p in describe_params(spec.input_schema)
+              if (p.enum or p.closed) and p.name in required}
+    return any(bound.evidence.get(name, 0.0) >= NAMED_VALUE_EVIDENCE for name in closed)
 
 
 # Where an argument's value came from when the user gave it (see the rule planner's binding).

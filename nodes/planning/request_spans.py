@@ -22,6 +22,7 @@ from nodes.planning.joined_spans import join_feet_inches, join_models, join_regi
 from stores.language import spans as shared_spans
 from stores.language.cues import english_cue_words
 from stores.language.keywords import STOPWORDS
+from stores.language.places import PLACE_INTRODUCERS, place_written_lower
 from stores.language.spans import Span
 from stores.language.spans_numbers import find_word_numbers, is_ordinal
 from stores.language.spans_text import find_quoted
@@ -390,8 +391,42 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
                 taken,
                 Span("identifier", match.group(), match.group(), match.start(), match.end()),
             )
+    _scan_lower_case_places(text, spans, taken)
     spans.sort(key=lambda s: s.start)
     return spans
+
+
+def _scan_lower_case_places(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> None:
+    """Places written in lower case after a word that introduces one ("weather in boston").
+
+    The place is spelt as its name is ("Boston", "New York"): a country, or a large city
+    (:func:`stores.language.places.place_written_lower`).
+    """
+    words = list(re.finditer(r"[a-z][a-z'\-]*", text))
+    index = 0
+    while index < len(words):
+        before = words[index - 1].group() if index else ""
+        glued = index and not text[words[index - 1].end() : words[index].start()].strip()
+        if before not in PLACE_INTRODUCERS or not glued:
+            index += 1
+            continue
+        for width in (3, 2, 1):
+            window = words[index : index + width]
+            if len(window) < width or any(
+                text[a.end() : b.start()] != " " for a, b in zip(window, window[1:], strict=False)
+            ):
+                continue
+            start, end = window[0].start(), window[-1].end()
+            if text[end : end + 1].isalnum() or not _free(taken, start, end) or (
+                window[0].group() in STOPWORDS or window[-1].group() in STOPWORDS
+            ):
+                continue
+            place = place_written_lower(text[start:end])
+            if place is not None:
+                _add(spans, taken, Span("name", place, text[start:end], start, end))
+                index += width - 1
+                break
+        index += 1
 
 
 def as_formula(written: str) -> str | None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib.resources
 from functools import lru_cache
 
+from stores.language.keywords import STOPWORDS
+
 # How much larger the city must be than the next place of its name to be "the" city.
 _DOMINANCE = 3.0
 # Columns of a GeoNames ``cities15000.txt`` line.
@@ -77,3 +79,45 @@ def region_of_city(name: str) -> str | None:
     if city is None or city[1] != "US" or len(city[2]) != 2:
         return None
     return city[2]
+
+
+# A place written in lower case is read only after a word that introduces a place ("weather
+# in boston", "flights to paris", "the capital of australia"), and only when it is a country
+# or a large city (at least this many people): "for sale", "a perm" name no place.
+_LOWER_CASE_CITY = 500_000
+_SHORT_LOWER_CASE_CITY = 2_000_000
+PLACE_INTRODUCERS = frozenset("in at to from near of around towards into".split())
+
+
+@lru_cache(maxsize=1)
+def _countries() -> dict[str, str]:
+    import pycountry
+
+    names: dict[str, str] = {}
+    for country in pycountry.countries:
+        for attribute in ("name", "common_name"):
+            name = getattr(country, attribute, None)
+            if name and "," not in name and "(" not in name:
+                names[name.lower()] = name
+    return names
+
+
+def place_written_lower(words: str) -> str | None:
+    """The place lower-case words name, as it is spelt ("new york" -> "New York"), or None.
+
+    A country by its ISO 3166 name, or a city of :data:`_LOWER_CASE_CITY` people or more
+    that is clearly that city (:func:`_the_city`).
+    """
+    lowered = words.strip().lower()
+    if lowered in STOPWORDS:
+        return None  # "the" is one city's alternate name
+    country = _countries().get(lowered)
+    if country is not None:
+        return country
+    spelt = " ".join(w.capitalize() for w in lowered.split())
+    city = _the_city(spelt)
+    if city is None or city[0] < _LOWER_CASE_CITY:
+        return None
+    if len(lowered) <= 4 and city[0] < _SHORT_LOWER_CASE_CITY:
+        return None  # "sale", "perm", "kota" are words before they are cities
+    return spelt

@@ -259,3 +259,29 @@ def test_the_power_of_a_unit_is_no_number_said() -> None:
                          "4 seconds", catalog)
     assert draft.calls == []
     assert draft.question is not None and draft.question["param"] == "start_speed"
+
+
+def test_a_place_written_in_lower_case_is_read_after_a_word_that_introduces_it() -> None:
+    def names(text: str) -> list[str]:
+        return [s.value for s in extract_spans(text) if s.kind == "name"]
+
+    assert names("is it raining in chicago") == ["Chicago"]
+    assert names("cheap flights from new york to tokyo") == ["New York", "Tokyo"]
+    assert names("the population of brazil") == ["Brazil"]
+    # Words first: no introducer, a short word that is also a small city, a stopword.
+    assert names("chicago style pizza") == []
+    assert names("a car for sale in the city") == []
+    assert names("proteins in the cell") == []
+
+
+def test_a_read_whose_allowed_value_is_named_and_values_all_given_is_admitted() -> None:
+    facts = schema(
+        ["nation", "fact"],
+        nation={**STR, "description": "Nation"},
+        fact={**STR, "enum": ["capital", "anthem", "currency"]},
+    )
+    calls = _planned("what is the anthem of the nation of france", "nation_facts",
+                     "Facts about a nation", facts)
+    assert calls == [{"nation": "France", "fact": "anthem"}]
+    # Naming an allowed value is not enough when another required value is not given.
+    assert _planned("what is the anthem", "nation_facts", "Facts about a nation", facts) == []
