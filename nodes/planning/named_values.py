@@ -59,7 +59,10 @@ def bind_named_values(
                         str(span.key or ""))
                     # "uber XL" for "UberXL": every word the value was said in is taken.
                     said_end = named[2] if len(named) > 2 else named[1] + 1
-                    if span.start < said_end and named[1] < span.end and not in_key:
+                    # "two large pizzas": the number read with "large" as its unit is free.
+                    counting = span.kind == "number" and span.start < named[1]
+                    if span.start < said_end and named[1] < span.end and not in_key \
+                            and not counting:
                         used.add(index)
                 others = enum_mentions(text, param)
                 # "New York City, NY" as the description's example wrote it: one place.

@@ -34,6 +34,7 @@ from nodes.planning.request_spans import (
     is_relative_day,
 )
 from nodes.planning.value_cues import (
+    bound_side,
     head_word,
     name_said_before,
     own_words_before,
@@ -558,6 +559,8 @@ def _counts_said_noun(span: Span, after: Sequence[str], param: Param) -> bool:
     if not (_COUNTS.search(description) or head_word(param.name) in _COUNT_NAMES
             or next(iter(split_words(param.name)), "").lower() in _COUNT_NAMES):
         return False
+    if not param.description_words and span.unit and head_word(param.name) in _COUNT_NAMES:
+        return True  # "two large pizzas" for a bare ``quantity``: nothing says what it counts
     nouns = [span.unit or "", *after[:2]] if span.unit else list(after[:1])
     return any(
         noun and noun.lower() not in STOPWORDS
@@ -688,6 +691,10 @@ def cue_score(text: str, span: Span, param: Param) -> float:
     if span.kind == "time" and param.name_words & {"time", "hour"} \
             and type_fit(span, param) > 0.3:
         score = max(score, YEAR_CUE)  # "around 7pm" is the show_time, as "in 2020" a year
+    # "under 30 minutes" is no ``min_minutes``: the other end of a range is no value of it.
+    side = bound_side(text, span, param.name)
+    if side:
+        score = max(score, NAME_CUE) if side > 0 else score - NAME_CUE
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
         if len(span.key) == 1 and param.name.lower() != span.key.lower():

@@ -52,6 +52,11 @@ _CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "an
 
 # A URL ends before the sentence's own punctuation ("... from https://x.org/a.json?").
 _URL = re.compile(r"\bhttps?://[^\s,;]+[^\s,;.)?!:'\"]|\bwww\.[^\s,;]+[^\s,;.)?!:'\"]", re.I)
+# A domain name said bare ("example.org", "docs.python.org"): a common top-level domain ends it.
+_DOMAIN = re.compile(
+    r"(?<![\w@/.\-])(?:[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?\.)+"
+    r"(?:com|org|net|io|dev|ai|app|edu|gov|info|co|uk|de|fr|jp|cn|in|ca|au|us|eu)(?![\w\-]|\.\w)"
+)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _PATH = re.compile(
     r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]+/?"
@@ -206,7 +211,7 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         literal = _literal(text[start:end])
         if literal is not None:
             _add(spans, taken, Span("json", literal, text[start:end], start, end))
-    for kind, pattern in (("url", _URL), ("email", _EMAIL)):
+    for kind, pattern in (("url", _URL), ("email", _EMAIL), ("url", _DOMAIN)):
         for match in pattern.finditer(text):
             if _free(taken, match.start(), match.end()):
                 _add(
@@ -305,6 +310,12 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     # "3pak7", "ef903ac-893-f00", "AB1010CD": a token with a digit after a letter is an id,
     # read whole before numbers take its digits ("5kg" and "3pm" stay a number and a time).
     for match in (*_SLASHED_CODE.finditer(text), *_DIGIT_CODE.finditer(text)):
+        measure = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z].*)", match.group())
+        if measure is not None and unit_of(measure.group(2)) is not None:
+            if _free(taken, match.start(), match.end()):  # "5J/K": 5 joules per kelvin, no code
+                _add(spans, taken, Span("number", _number(measure.group(1)), match.group(),
+                                        match.start(), match.end(), unit=measure.group(2)))
+            continue
         if _free(taken, match.start(), match.end()):
             _add(spans, taken,
                  Span("identifier", match.group(), match.group(), match.start(), match.end()))

@@ -21,24 +21,33 @@ from typing import Any
 
 from nodes.planning.param_fit import Param
 from nodes.planning.request_spans import TITLES, Span
+from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
 
 # Parameter names for passed-on text ("message", "body", "query"), and for what "called"
 # introduces ("title", "name").
 _CONTENT_NAMES = frozenset(
     """text message msg content body note comment prompt query q keyword keywords term search
-    description caption reminder task status question sentence phrase memo""".split()
+    description caption task status question sentence phrase memo topic""".split()
 )
-_TITLE_NAMES = frozenset("title name label subject heading".split())
+_TITLE_NAMES = frozenset("title name subject heading".split())
 _TITLES = TITLES
 
 _SPEECH = re.compile(
     r"\b(?:saying|that\s+says|which\s+says|stating|reading|with\s+the\s+(?:text|message|words?)"
     r"|(?:tell|ask|inform|remind)\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+(?:that|to|about)"
     r"|let\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+know\s+(?:that\s+)?"
-    r"|(?:reminder|note|memo)\s+(?:to|that)"
+    r"|(?:note|memo)\s+(?:to|that)"
     r")\s+",
 )
 _NAMING = re.compile(r"\b(?:called|named|titled|entitled)\s+", re.I)
+# "news about electric cars": what a search is about, to the next comma.
+_ABOUT = re.compile(
+    r"\b(?:about|regarding|concerning|on\s+the\s+topic\s+of)\s+(?!\d|(?:"
+    + "|".join(sorted({*_SMALL_NUMBERS, *_TENS, "half", "dozen"}, key=len, reverse=True))
+    + r")\b)",  # "about twelve photos" is a number, said roughly
+    re.I,
+)
+_SEARCH_NAMES = frozenset("query q keyword keywords term search topic".split())
 _SEARCH = re.compile(
     r"\b(?:search|google|browse|look)\s+(?:up\s+)?(?:the\s+(?:web|internet)\s+|online\s+)?for\s+",
     re.I,
@@ -54,23 +63,26 @@ _TAIL = re.compile(r"\s+(?:into|to|in)\s+[A-Z][a-z]+\s*$")
 
 def said_content(
     text: str, params: Sequence[Param], verbs: AbstractSet[str] = frozenset()
-) -> tuple[Param, str, int, int] | None:
+) -> tuple[Param, str, int, int, bool] | None:
     """The passed-on words of the request, the parameter they fill, and where they are.
 
     ``verbs`` are the words of the tool's own name: "translate how are you into French"
-    passes on what follows the tool's verb. None when the request passes nothing on, or no
-    one parameter takes it.
+    passes on what follows the tool's verb (the last item says so). None when the request
+    passes nothing on, or no one parameter takes it.
     """
     content = [p for p in params if _takes(p, _CONTENT_NAMES)]
     titles = [p for p in params if _takes(p, _TITLE_NAMES)]
     found: list[tuple[int, list[Param]]] = []
+    matched: dict[int, list[re.Pattern[str]]] = {}
+    topics = [p for p in content if _takes(p, _SEARCH_NAMES)]
     for pattern, takers in ((_SPEECH, content), (_COLON, content), (_SEARCH, content),
-                            (_NAMING, titles or content)):
+                            (_NAMING, titles or content), (_ABOUT, topics)):
         match = pattern.search(text)
         if pattern is _NAMING and match is not None and text[match.end() :][:1].isupper():
             continue  # "named Alice of type person": a name is read as a name
         if match is not None and len(takers) == 1:
             found.append((match.end(), takers))
+            matched.setdefault(match.end(), []).append(pattern)
     by_verb = False
     if not found and verbs and len(content) == 1:
         first = re.match(r"\s*(?:please\s+)?([A-Za-z]+)\s+", text, re.I)
@@ -86,6 +98,9 @@ def said_content(
         return None
     start, takers = min(found, key=lambda item: item[0])
     end = len(text)
+    if any(pattern is _ABOUT for pattern in matched.get(start, ())):
+        comma = text.find(",", start)
+        end = comma if comma >= 0 else end
     for stop in _END.finditer(text, start):
         before = re.search(r"(\w+)$", text[: stop.start()])
         if stop.group().startswith(".") and before and before.group(1).lower() in _TITLES:
@@ -97,7 +112,7 @@ def said_content(
     said = text[start:end].rstrip(" ,;:'\"")
     tail = _TAIL.search(said) if by_verb else None
     said = said[: tail.start()] if tail else said  # "how are you into French"
-    return takers[0], said, start, start + len(said)
+    return takers[0], said, start, start + len(said), by_verb
 
 
 def trim_when(said: str, start: int, atoms: Sequence[tuple[Span, int]]) -> str:
@@ -131,11 +146,13 @@ def bind_said_content(
     found = said_content(text, free, verbs)
     if found is None:
         return
-    param, said, start, _ = found
+    param, said, start, _, by_verb = found
     said = trim_when(said, start, atoms).strip()
     if not said or len(said.split()) > 60:
         return
     end = start + len(said)
+    if by_verb and any(start <= span.start < end for span, _ in atoms):
+        return  # "Get 5 latest news on Bitcoin": after a plain verb, values are values
     values[param.name] = [said]
     evidence[param.name] = 2.0
     used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)

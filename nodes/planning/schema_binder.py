@@ -243,6 +243,9 @@ def bind_schema(
         before = phrase_before_name(text, param, [atoms[i][0] for i in used], exclude)
         if before is not None:
             values[param.name], evidence[param.name] = [before.value], 1.0
+    # The unit a number is measured in, or the one asked for, before any phrase by meaning
+    # ("convert 5 km to miles": km is the unit converted from, not a phrase near "from unit").
+    unit_parameter_values(text, found, params, values)
     if similarity is not None:
         _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
     # "the colour values for navy, purple and maroon": a lower-case value said in a list with
@@ -258,7 +261,6 @@ def bind_schema(
             values[param.name] = list(holding[0])
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
     bind_object_parameters(text, params, values, bind_schema)
-    unit_parameter_values(text, found, params, values)
     for param in params:
         if param.name in values:
             values[param.name] = [

@@ -91,6 +91,47 @@ def range_end(text: str, span: Span, name: str, name_words: Iterable[str]) -> bo
     return bool((first and words & _LOW_END) or (second and words & _HIGH_END))
 
 
+# One end said alone: "over $50", "at least 4 stars" (a lower bound); "under 30 minutes",
+# "no more than 1 stop" (an upper one). The parameter's name says which end it takes.
+_AT_LEAST = re.compile(
+    r"\b(?:over|above|more\s+than|greater\s+than|higher\s+than|bigger\s+than|larger\s+than"
+    r"|longer\s+than|at\s+least|no\s+less\s+than|not\s+less\s+than|minimum(?:\s+of)?"
+    r"|exceeding|starting\s+(?:at|from))\s+[$€£¥]?\s*$",
+    re.I,
+)
+_AT_MOST = re.compile(
+    r"\b(?:under|below|less\s+than|fewer\s+than|lower\s+than|smaller\s+than|shorter\s+than"
+    r"|cheaper\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to"
+    r"|maximum(?:\s+of)?|within|not\s+exceeding|no\s+higher\s+than)\s+[$€£¥]?\s*$",
+    re.I,
+)
+_LOWER_BOUND = frozenset({"min", "minimum", "least", "lower", "low", "floor", "from"})
+_UPPER_BOUND = frozenset({"max", "maximum", "most", "upper", "high", "ceiling", "limit", "to"})
+
+
+def bound_side(text: str, span: Span, name: str) -> int:
+    """Whether a value said as one end ("over $50") is this parameter's end of a range.
+
+    1 when the parameter's name says the end the words before the value say (``min_amount``
+    for "over $50"), -1 when it says the other end (``min_minutes`` for "under 30 minutes"),
+    0 when either says nothing of ends.
+    """
+    if span.kind not in {"number", "money", "percent"}:
+        return 0
+    before = text[max(0, span.start - 30) : span.start]
+    if _RANGE_AFTER.match(text[span.end :]) or _RANGE_BEFORE.search(before):
+        return 0  # "within $300,000 to $400,000": both ends said, a range
+    least, most = _AT_LEAST.search(before), _AT_MOST.search(before)
+    # "no more than" says at most, "no less than" at least: the longer phrase is said.
+    said = 0 if not least and not most else 1 if most is None or (
+        least is not None and least.start() < most.start()) else -1
+    words = set(split_words(name.lower()))
+    wants = 1 if words & _LOWER_BOUND else -1 if words & _UPPER_BOUND else 0
+    if not said or not wants:
+        return 0
+    return 1 if said == wants else -1
+
+
 _SEPARATOR = re.compile(r"[,;]|\b(?:and|or)\b", re.I)
 
 

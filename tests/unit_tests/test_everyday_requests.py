@@ -238,6 +238,11 @@ def test_the_tool_s_own_verb_passes_on_what_follows_it() -> None:
     bound = bind_schema("translate where is the station into German", translate,
                         exclude={"translate"})
     assert bound.sets == [{"text": "where is the station", "target": "German"}]
+    # After a plain verb, the values said are values: "fetch 3 newest posts on Rust".
+    posts = schema(["topic", "count"], topic={**STR, "description": "The subject"},
+                   count={**INT, "description": "How many posts"})
+    bound = bind_schema("fetch 3 newest posts on Rust", posts, exclude={"fetch", "post"})
+    assert bound.sets == [{"count": 3, "topic": "Rust"}]
     # Without the tool's verb, nothing is passed on.
     params = describe_params(translate)
     assert said_content("where is the station in German", params, {"translate"}) is None
@@ -285,3 +290,63 @@ def test_a_read_whose_allowed_value_is_named_and_values_all_given_is_admitted() 
     assert calls == [{"nation": "France", "fact": "anthem"}]
     # Naming an allowed value is not enough when another required value is not given.
     assert _planned("what is the anthem", "nation_facts", "Facts about a nation", facts) == []
+
+
+def test_one_end_said_alone_goes_to_the_parameter_of_that_end() -> None:
+    search = schema(
+        [],
+        min_price={**NUM, "description": "Lowest price"},
+        max_price={**NUM, "description": "Highest price"},
+    )
+    assert bind_schema("bikes over $300", search, read_only=True).sets == [{"min_price": 300.0}]
+    assert bind_schema("bikes under $300", search, read_only=True).sets == [{"max_price": 300.0}]
+    assert bind_schema("bikes for no less than $300", search, read_only=True).sets == [
+        {"min_price": 300.0}]
+    assert bind_schema("bikes for no more than $300", search, read_only=True).sets == [
+        {"max_price": 300.0}]
+    # The other end is no value at all: "under 20 minutes" is no shortest time.
+    quick = schema([], min_minutes={**INT, "description": "Shortest time to cook"})
+    assert bind_schema("dinners that take under 20 minutes", quick, read_only=True).sets == [{}]
+    # Both ends said: a range, whatever word comes before it.
+    assert bind_schema("bikes within $300 to $500", search, read_only=True).sets == [
+        {"min_price": 300.0, "max_price": 500.0}]
+
+
+def test_a_number_glued_to_a_unit_with_a_slash_is_a_measure_not_a_code() -> None:
+    spans = extract_spans("a heat capacity of 8J/K, case 2019/CV1442")
+    assert [(s.kind, s.value, s.unit) for s in spans] == [
+        ("number", 8, "J/K"), ("identifier", "2019/CV1442", None)]
+
+
+def test_what_a_search_is_about_is_its_query_to_the_next_comma() -> None:
+    news = schema(["query"], query={**STR, "description": "Search terms"},
+                  days={**INT, "description": "Look back this many days"})
+    bound = bind_schema("any articles about solar panels in Spain, from the last 3 days", news)
+    assert bound.sets == [{"query": "solar panels in Spain", "days": 3}]
+
+
+def test_a_number_word_counts_for_a_bare_quantity_beside_an_allowed_value() -> None:
+    order = schema(
+        ["size", "quantity"],
+        size={**STR, "enum": ["small", "large"]},
+        quantity=INT,
+    )
+    assert bind_schema("three small coffees please", order).sets == [
+        {"size": "small", "quantity": 3}]
+
+
+def test_a_bare_domain_name_is_one_value() -> None:
+    whois = schema(["domain"], domain={**STR, "description": "The domain"})
+    assert bind_schema("who owns the domain my-shop.co.uk?", whois).sets == [
+        {"domain": "my-shop.co.uk"}]
+
+
+def test_the_unit_a_number_is_measured_in_beats_a_phrase_near_in_meaning() -> None:
+    near = {"change": 0.5, "miles": 0.4}
+
+    def similarity(query: str, phrases: Any) -> list[float]:
+        return [near.get(phrase, 0.0) for phrase in phrases]
+
+    units = schema(["amount", "from_unit", "to_unit"], amount=NUM, from_unit=STR, to_unit=STR)
+    bound = bind_schema("change 12 kg to pounds", units, similarity=similarity)
+    assert bound.sets == [{"amount": 12.0, "from_unit": "kg", "to_unit": "pounds"}]
