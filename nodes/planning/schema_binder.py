@@ -60,7 +60,7 @@ from nodes.planning.param_values import (
 )
 from nodes.planning.request_spans import Span, extract_spans
 from nodes.planning.said_content import bind_said_content
-from nodes.planning.unit_values import unit_parameter_values
+from nodes.planning.unit_values import unit_pair_values, unit_parameter_values
 from nodes.planning.value_assignment import choose_pairs, names_another, plain_values
 from nodes.planning.value_cues import head_word, numbered_siblings, series_position
 from nodes.planning.value_forms import (
@@ -142,6 +142,9 @@ def bind_schema(
         used.update(i for i, (s, _) in enumerate(atoms)
                     if s.kind not in {"money", "number"} and start - 12 < s.start and s.end <= end)
     evidence.update({name: 2.0 for name in values})
+    # "How many teaspoons are in 2 tablespoons": a from/to unit pair by what is measured and
+    # asked, before the units their descriptions list are read as values named.
+    unit_pair_values(text, found, params, values)
     # Values named outright bind first: enum values, flags, codes, counted items.
     bind_named_values(text, params, atoms, values, evidence, used)
     # Words passed on as they are ("saying I'll be late", "called pay rent"): one value.

@@ -104,3 +104,27 @@ def unit_parameter_values(
         if stated is not None and not same_dimension(stated, found[1]):
             continue
         values[param.name] = [found[0]]
+
+
+def unit_pair_values(
+    text: str, spans: Sequence[Span], params: Sequence[Param], values: dict[str, list[Any]]
+) -> None:
+    """Fill a from-unit and to-unit pair by what the request measures in and asks for.
+
+    "How many teaspoons are in 2 tablespoons": from tablespoon, to teaspoon, before the
+    units the descriptions list as examples ("Supports 'teaspoon', 'tablespoon'") are read as
+    values named (both named, both parameters would take both). A unit the examples name is
+    written as they write it.
+    """
+    pair = [p for p in params if p.name not in values and _is_unit_param(p)
+            and p.name.lower().split("_")[0] in {"from", "to"}]
+    if sorted(p.name.lower().split("_")[0] for p in pair) != ["from", "to"]:
+        return
+    unit_parameter_values(text, spans, pair, values)
+    for param in pair:
+        if param.name not in values:
+            continue
+        said = unit_of(str(values[param.name][0]))
+        same = [o for o in param.allowed if said is not None and unit_of(o) == said]
+        if same:
+            values[param.name] = [same[0]]

@@ -350,3 +350,14 @@ def test_the_unit_a_number_is_measured_in_beats_a_phrase_near_in_meaning() -> No
     units = schema(["amount", "from_unit", "to_unit"], amount=NUM, from_unit=STR, to_unit=STR)
     bound = bind_schema("change 12 kg to pounds", units, similarity=similarity)
     assert bound.sets == [{"amount": 12.0, "from_unit": "kg", "to_unit": "pounds"}]
+
+
+def test_a_from_and_to_unit_pair_is_filled_by_what_is_measured_and_what_is_asked() -> None:
+    kitchen = schema(
+        ["value", "from_unit", "to_unit"],
+        value=INT,
+        from_unit={**STR, "description": "Unit to convert from, e.g. 'cup', 'ounce', 'gram'."},
+        to_unit={**STR, "description": "Unit to convert to, e.g. 'cup', 'ounce', 'gram'."},
+    )
+    bound = bind_schema("how many grams are in 3 ounces of flour", kitchen)
+    assert bound.sets == [{"value": 3, "from_unit": "ounce", "to_unit": "gram"}]
