@@ -13,6 +13,7 @@ import json
 import sys
 
 from bench.evaluation.bfcl import case_request, compiled_tools, load_cases, score_case, spread
+from nodes.planning.descriptions import without_examples
 from nodes.planning.schema_binder import bind_schema, content_words
 from stores.retrieval.embeddings import default_embedder
 
@@ -41,6 +42,7 @@ def main(argv: list[str]) -> int:
             binding = bind_schema(
                 request, tools[name]["parameters"], similarity=similarity,  # type: ignore[arg-type]
                 exclude=content_words(name.replace(".", " ")),
+                described=content_words(without_examples(tools[name].get("description", ""))),
             )
             if not binding.missing:
                 calls += [{name: args} for args in binding.sets]

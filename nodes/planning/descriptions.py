@@ -168,6 +168,11 @@ def context_of_value(description: str) -> str:
     the value); "The scientific discovery or theory." -> "" (the head says what the value is:
     "the theory of evolution" is one). Words said here are cues of the value, never the value.
     """
-    described = _EXAMPLES.sub("", _QUOTED.sub(" ", description))
+    described = without_examples(description)
     head_end = _HEAD_ENDS.search(described)
     return described[head_end.start() :] if head_end else ""
+
+
+def without_examples(description: str) -> str:
+    """A description without the examples and values it lists ("e.g. ...", quoted words)."""
+    return _EXAMPLES.sub("", _QUOTED.sub(" ", description))

@@ -44,6 +44,7 @@ from nodes.planning.continuation import (
     complete_earlier_read,
     continue_earlier_read,
 )
+from nodes.planning.descriptions import without_examples
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
     ScoredCandidate,
@@ -561,6 +562,7 @@ class RulePlanner:
                 similarity=self._similarity if self.embedder is not None else None,
                 exclude=content_words(spec.name.replace(".", " ")),
                 read_only=spec.side_effect is False,
+                described=content_words(without_examples(spec.description)),
             )
         return self._bindings[key]
 

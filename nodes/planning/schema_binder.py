@@ -114,6 +114,7 @@ def bind_schema(
     exclude: Iterable[str] = (),
     segment: int = 3,
     read_only: bool = False,
+    described: Iterable[str] = (),
 ) -> Binding:
     """Bind the parameters of ``schema`` from ``text`` (those in ``bound`` are skipped).
 
@@ -250,7 +251,10 @@ def bind_schema(
     # ("convert 5 km to miles": km is the unit converted from, not a phrase near "from unit").
     unit_parameter_values(text, found, params, values)
     if similarity is not None:
-        _phrases_by_meaning(text, atoms, used, values, free_params, similarity, set(exclude))
+        # Nor is a word the tool's description says of the tool itself ("a specific
+        # basketball player": "basketball" is no season).
+        _phrases_by_meaning(text, atoms, used, values, free_params, similarity,
+                            set(exclude), frozenset(described))
     # "the colour values for navy, purple and maroon": a lower-case value said in a list with
     # others of its kind is one of the values asked for, each another call. Three at least:
     # "medium to oil and change size" joins two clauses, not two values.
@@ -325,8 +329,12 @@ def _phrases_by_meaning(
     params: Sequence[Param],
     similarity: Similarity,
     exclude: set[str],
+    described: frozenset[str] = frozenset(),
 ) -> None:
-    """Fill required free-text parameters with the phrase nearest their description."""
+    """Fill required free-text parameters with the phrase nearest their description.
+
+    No phrase is made only of words the tool says of itself (``described``).
+    """
     wanted = [
         p
         for p in params
@@ -399,7 +407,7 @@ def _phrases_by_meaning(
         cues = param.name_words | content_words(context_of_value(str(
             param.schema.get("description") or "")))
         own = [i for i, phrase in enumerate(phrases)
-               if content_words(phrase) and content_words(phrase) <= cues]
+               if content_words(phrase) and content_words(phrase) <= cues | described]
         for index in own:
             scores[index] = -1.0
         # "the population of pandas" for "the species for which population is estimated":

@@ -361,3 +361,18 @@ def test_a_from_and_to_unit_pair_is_filled_by_what_is_measured_and_what_is_asked
     )
     bound = bind_schema("how many grams are in 3 ounces of flour", kitchen)
     assert bound.sets == [{"value": 3, "from_unit": "ounce", "to_unit": "gram"}]
+
+
+def test_a_word_the_tool_says_of_itself_is_no_free_text_value() -> None:
+    near = {"hockey": 0.3}
+
+    def similarity(query: str, phrases: Any) -> list[float]:
+        return [near.get(phrase, 0.0) for phrase in phrases]
+
+    stats = schema(["player", "season"], player={**STR, "description": "The player"},
+                   season={**STR, "description": "The season to get statistics for"})
+    text = "what is the goal average of hockey player Wayne Gretzky"
+    described = {"average", "goal", "hockey", "player"}  # "Average goals of a hockey player"
+    assert bind_schema(text, stats, similarity=similarity, described=described).missing == [
+        "season"]
+    assert bind_schema(text, stats, similarity=similarity).sets[0]["season"] == "hockey"
