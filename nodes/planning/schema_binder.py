@@ -58,6 +58,7 @@ from nodes.planning.param_values import (
     with_time_of_day,
     without_own_noun,
 )
+from nodes.planning.place_values import region_of_named_city
 from nodes.planning.request_spans import Span, extract_spans
 from nodes.planning.said_content import bind_said_content
 from nodes.planning.unit_values import unit_pair_values, unit_parameter_values
@@ -268,6 +269,8 @@ def bind_schema(
             values[param.name] = list(holding[0])
     _extend_repeats(text, atoms, used, assigned, cue_of, values, free_params)
     bind_object_parameters(text, params, values, bind_schema)
+    # "the crime rate in San Francisco" for (city, state): the state the city is in.
+    region_of_named_city(params, values)
     for param in params:
         if param.name in values:
             values[param.name] = [

@@ -136,6 +136,11 @@ def _country_names() -> dict[str, str]:
     return {c.alpha_2: getattr(c, "common_name", "") or c.name for c in pycountry.countries}
 
 
+def country_name(code: str) -> str | None:
+    """The common name of the country an ISO alpha-2 code stands for ("JP": "Japan")."""
+    return _country_names().get(code.upper()) or None
+
+
 @lru_cache(maxsize=1)
 def _us_states() -> frozenset[str]:
     """The two-letter codes of the states (and districts) of the United States."""

@@ -376,3 +376,16 @@ def test_a_word_the_tool_says_of_itself_is_no_free_text_value() -> None:
     assert bind_schema(text, stats, similarity=similarity, described=described).missing == [
         "season"]
     assert bind_schema(text, stats, similarity=similarity).sets[0]["season"] == "hockey"
+
+
+def test_the_state_or_country_of_the_city_named_fills_a_parameter_that_asks_for_it() -> None:
+    rent = schema(["city", "state"], city={**STR, "description": "The city"},
+                  state={**STR, "description": "The state the city is in"})
+    assert bind_schema("average rent in Seattle", rent).sets == [
+        {"city": "Seattle", "state": "WA"}]
+    museums = schema(["city", "country"], city={**STR, "description": "The city"},
+                     country={**STR, "description": "The country of the city"})
+    assert bind_schema("museums in Osaka", museums).sets == [
+        {"city": "Osaka", "country": "Japan"}]
+    # A city of that name in several places says no state.
+    assert bind_schema("average rent in Springfield", rent).missing == ["state"]
