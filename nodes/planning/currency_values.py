@@ -105,7 +105,20 @@ def currency_values(
     roles = {p.name: _role(p) for p in wanted}
     source_params = [p for p in wanted if roles[p.name] == "source"]
     target_params = [p for p in wanted if roles[p.name] == "target"]
-    if len(codes) != 2 or len(source_params) != 1 or len(target_params) != 1:
+    if len(source_params) != 1 or len(target_params) != 1:
+        return []
+    pairs = _conversions(text, mentions)
+    if pairs is not None:
+        # "100 USD to EUR and 50 GBP to JPY": one conversion each, in the order said.
+        values[source_params[0].name] = [source for source, _, _ in pairs]
+        values[target_params[0].name] = [target for _, target, _ in pairs]
+        amounts = [p for p in params if p.name not in values and p.kind in {"number", "integer"}]
+        if len(amounts) == 1:  # each conversion's own amount, not one for all
+            kind = amounts[0].kind
+            values[amounts[0].name] = [int(a) if kind == "integer" and a.is_integer() else a
+                                       for _, _, a in pairs]
+        return [(start, end) for start, end, _ in mentions]
+    if len(codes) != 2:
         return []
     source = _amount_currency(text, spans, mentions) or _after_from(text, mentions) or codes[0]
     target = next(code for code in codes if code != source)
@@ -136,3 +149,21 @@ def _after_from(text: str, mentions: Sequence[tuple[int, int, str]]) -> str | No
         if re.search(r"\bfrom\s+(?:the\s+)?(?:[A-Z][a-z]+\s+)?$", text[max(0, start - 30) : start]):
             return code
     return None
+
+
+def _conversions(
+    text: str, mentions: Sequence[tuple[int, int, str]]
+) -> list[tuple[str, str, float]] | None:
+    """Two or more conversions said one after another: (from, to, amount) each.
+
+    None unless the currencies pair up that way: an amount right before every first one.
+    """
+    if len(mentions) < 4 or len(mentions) % 2:
+        return None
+    pairs = []
+    for (start, _, source), (_, _, target) in zip(mentions[::2], mentions[1::2], strict=True):
+        amount = re.search(r"(\d[\d,]*(?:\.\d+)?)\s*$", text[max(0, start - 16) : start])
+        if amount is None:
+            return None
+        pairs.append((source, target, float(amount.group(1).replace(",", ""))))
+    return pairs

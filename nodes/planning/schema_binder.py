@@ -144,6 +144,8 @@ def bind_schema(
         used.update(i for i, (s, _) in enumerate(atoms)
                     if s.kind not in {"money", "number"} and start - 12 < s.start and s.end <= end)
     evidence.update({name: 2.0 for name in values})
+    # "100 USD to EUR and 50 GBP to JPY": the conversions are the argument sets already.
+    conversions = any(len(said) > 1 for said in values.values())
     # "How many teaspoons are in 2 tablespoons": a from/to unit pair by what is measured and
     # asked, before the units their descriptions list are read as values named.
     unit_pair_values(text, found, params, values)
@@ -283,7 +285,7 @@ def bind_schema(
     crossed = _crossed_lists(text, found, values, free_params)
     sets = _argument_sets(values, crossed)
     paired = len(sets) > 1 and re.search(r"\brespectively\b", text, re.I)
-    if segment > 0 and not paired:
+    if segment > 0 and not paired and not conversions:
 
         def bind_stretch(
             start: int, end: int, strength: int

@@ -389,3 +389,17 @@ def test_the_state_or_country_of_the_city_named_fills_a_parameter_that_asks_for_
         {"city": "Osaka", "country": "Japan"}]
     # A city of that name in several places says no state.
     assert bind_schema("average rent in Springfield", rent).missing == ["state"]
+
+
+def test_conversions_said_one_after_another_are_one_call_each_with_their_own_amount() -> None:
+    fx = schema(
+        ["amount", "from_currency", "to_currency"],
+        amount=NUM,
+        from_currency={**STR, "description": "Currency to convert from"},
+        to_currency={**STR, "description": "Currency to convert to"},
+    )
+    bound = bind_schema("change 250 CHF to SEK and 40 AUD to NZD", fx)
+    assert bound.sets == [
+        {"from_currency": "CHF", "to_currency": "SEK", "amount": 250.0},
+        {"from_currency": "AUD", "to_currency": "NZD", "amount": 40.0},
+    ]
