@@ -35,7 +35,6 @@ _MONTHS = (
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
 TITLES = frozenset("mr mrs ms dr prof st".split())
-_TITLES = TITLES
 # Days and months said by their names (no abbreviations: "may", "mar" are words too).
 DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 MONTH_NAMES = frozenset(_MONTHS[:12])
@@ -515,7 +514,7 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         while stop < len(words):
             nxt = words[stop].group()
             gap = text[words[stop - 1].end() : words[stop].start()]
-            if gap == ". " and stop == index + 1 and raw.lower() in _TITLES and nxt[:1].isupper():
+            if gap == ". " and stop == index + 1 and raw.lower() in TITLES and nxt[:1].isupper():
                 stop += 1  # "Mr. X", "Dr. Jane Smith": a title is part of the name
                 continue
             if gap.strip() not in {"", "-", "&"} or not _free(

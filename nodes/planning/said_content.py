@@ -30,7 +30,6 @@ _CONTENT_NAMES = frozenset(
     description caption task status question sentence phrase memo topic""".split()
 )
 _TITLE_NAMES = frozenset("title name subject heading".split())
-_TITLES = TITLES
 
 _SPEECH = re.compile(
     r"\b(?:saying|that\s+says|which\s+says|stating|reading|with\s+the\s+(?:text|message|words?)"
@@ -55,8 +54,7 @@ _SEARCH = re.compile(
 # "add a note: buy more coffee filters": a noun, a colon, the words.
 _COLON = re.compile(r"\b[a-z]+:\s+(?=\S)")
 # Where passed-on words end: the sentence's end or the next step (", then"); after the tool's
-# own verb, before the
-# language a translation goes into ("translate how are you into French").
+# own verb, before the language a translation goes into ("translate how are you into French").
 _END = re.compile(r"[.!?](?:\s|$)|\n|;\s|,?\s+(?:and\s+)?then\b")
 _TAIL = re.compile(r"\s+(?:into|to|in)\s+[A-Z][a-z]+\s*$")
 
@@ -72,8 +70,8 @@ def said_content(
     """
     content = [p for p in params if _takes(p, _CONTENT_NAMES)]
     titles = [p for p in params if _takes(p, _TITLE_NAMES)]
-    found: list[tuple[int, list[Param]]] = []
-    matched: dict[int, list[re.Pattern[str]]] = {}
+    # (where the words start, who takes them, the marker; None for the tool's own verb)
+    found: list[tuple[int, list[Param], re.Pattern[str] | None]] = []
     topics = [p for p in content if _takes(p, _SEARCH_NAMES)]
     for pattern, takers in ((_SPEECH, content), (_COLON, content), (_SEARCH, content),
                             (_NAMING, titles or content), (_ABOUT, topics)):
@@ -81,9 +79,7 @@ def said_content(
         if pattern is _NAMING and match is not None and text[match.end() :][:1].isupper():
             continue  # "named Alice of type person": a name is read as a name
         if match is not None and len(takers) == 1:
-            found.append((match.end(), takers))
-            matched.setdefault(match.end(), []).append(pattern)
-    by_verb = False
+            found.append((match.end(), takers, pattern))
     if not found and verbs and len(content) == 1:
         first = re.match(r"\s*(?:please\s+)?([A-Za-z]+)\s+", text, re.I)
         # "translate the phrase 'Hello'", "send an email to ...": a thing named after the
@@ -92,20 +88,19 @@ def said_content(
             r"(?:a|an|the|this|that|these|those|my|our|your|some|me|it)\b", text[first.end():],
             re.I,
         ):
-            found.append((first.end(), content))
-            by_verb = True
+            found.append((first.end(), content, None))
     if not found:
         return None
-    start, takers = min(found, key=lambda item: item[0])
+    start, takers, marker = min(found, key=lambda item: item[0])
+    by_verb = marker is None
     end = len(text)
-    if any(pattern is _ABOUT for pattern in matched.get(start, ())):
-        comma = text.find(",", start)
-        end = comma if comma >= 0 else end
+    if marker is _ABOUT and "," in text[start:]:
+        end = text.index(",", start)
     for stop in _END.finditer(text, start):
         before = re.search(r"(\w+)$", text[: stop.start()])
-        if stop.group().startswith(".") and before and before.group(1).lower() in _TITLES:
+        if stop.group().startswith(".") and before and before.group(1).lower() in TITLES:
             continue  # "Dr. Lee": a title's period ends no sentence
-        end = stop.start()
+        end = min(end, stop.start())
         break
     if text[start : start + 1] in "'\"“‘`":
         return None  # "titled 'Roe v. Wade'": quoted, the quotes say where it ends

@@ -323,6 +323,9 @@ def test_what_a_search_is_about_is_its_query_to_the_next_comma() -> None:
                   days={**INT, "description": "Look back this many days"})
     bound = bind_schema("any articles about solar panels in Spain, from the last 3 days", news)
     assert bound.sets == [{"query": "solar panels in Spain", "days": 3}]
+    # The comma ends it whether or not a sentence's end comes after.
+    bound = bind_schema("any articles about solar panels in Spain, from the last 3 days.", news)
+    assert bound.sets == [{"query": "solar panels in Spain", "days": 3}]
 
 
 def test_a_number_word_counts_for_a_bare_quantity_beside_an_allowed_value() -> None:
