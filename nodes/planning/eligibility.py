@@ -13,7 +13,7 @@ with the closest other candidate (:func:`led_by_the_closest`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from nodes.planning.param_fit import describe_params
@@ -26,7 +26,7 @@ from nodes.planning.relevance import (
     relevance,
     values_fit,
 )
-from nodes.planning.schema_binder import bind_schema
+from nodes.planning.schema_binder import Binding, bind_schema
 from nodes.state import Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
@@ -219,9 +219,17 @@ def fit_reason(
         return "words"
     if means_the_tool(text, spec, embedder):
         return "meaning"
-    if gives_its_values(text, spec, embedder):
+    # The two value tests read the request with the binder once between them.
+    read: list[Binding] = []
+
+    def bound() -> Binding:
+        if not read:
+            read.append(bind_schema(text, spec.input_schema, segment=0))
+        return read[0]
+
+    if gives_its_values(text, spec, embedder, bound):
         return "values"
-    if shared >= NAMED_VALUES_WORDS and names_its_values(text, spec):
+    if shared >= NAMED_VALUES_WORDS and names_its_values(text, spec, bound):
         return "named values"
     return None
 
@@ -238,40 +246,47 @@ def means_the_tool(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool
     return meaning(text, spec.name, spec.description, embedder) >= MIN_MEANING
 
 
-def gives_its_values(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool:
+def gives_its_values(
+    text: str, spec: ToolSpec, embedder: Embedder | None,
+    bound: Callable[[], Binding] | None = None,
+) -> bool:
     """A meaning somewhat close, and every required value of the tool given.
 
     A terse or abbreviated schema may share no word with a request said in other words
     ("Which hour is it in Lisbon" for ``tzq``, "current local time of a city"): the meaning
     above :data:`~nodes.planning.relevance.MIN_PARTIAL_MEANING` and all the required values
     are the evidence, whatever words are shared. Only for tools known not to write, as
-    :func:`means_the_tool` (:func:`~nodes.planning.relevance.values_fit`).
+    :func:`means_the_tool` (:func:`~nodes.planning.relevance.values_fit`). ``bound`` gives
+    the binder's reading of the request when the caller shares one.
     """
     if embedder is None or spec.side_effect is not False:
         return False
     if meaning(text, spec.name, spec.description, embedder) < MIN_PARTIAL_MEANING:
         return False
-    return values_fit(text, spec.input_schema)
+    return values_fit(text, spec.input_schema, bound() if bound is not None else None)
 
 
-def names_its_values(text: str, spec: ToolSpec) -> bool:
+def names_its_values(
+    text: str, spec: ToolSpec, bound: Callable[[], Binding] | None = None
+) -> bool:
     """Every required value given, one of them an allowed value named outright.
 
     "what is the capital of australia" for ``country_info(country, field: capital |
     population | currency)``: the small embedding model rates the meaning far (0.22), but
     the request names one of the few values the tool allows and gives the rest; with a word
     shared too (:data:`NAMED_VALUES_WORDS`) that is evidence enough. Only for tools known
-    not to write.
+    not to write. ``bound`` gives the binder's reading of the request when the caller shares
+    one.
     """
     if spec.side_effect is not False or not spec.input_schema.get("required"):
         return False
-    bound = bind_schema(text, spec.input_schema, segment=0)
-    if bound.missing:
+    binding = bound() if bound is not None else bind_schema(text, spec.input_schema, segment=0)
+    if binding.missing:
         return False
     required = set(spec.input_schema.get("required") or [])
     closed = {p.name for p in describe_params(spec.input_schema)
               if (p.enum or p.closed) and p.name in required}
-    return any(bound.evidence.get(name, 0.0) >= NAMED_VALUE_EVIDENCE for name in closed)
+    return any(binding.evidence.get(name, 0.0) >= NAMED_VALUE_EVIDENCE for name in closed)
 
 
 # Where an argument's value came from when the user gave it (see the rule planner's binding).

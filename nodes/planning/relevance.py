@@ -35,7 +35,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from nodes.planning.param_fit import describe_params
-from nodes.planning.schema_binder import bind_schema, content_words
+from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from stores.language.keywords import tokenize
 from stores.retrieval.embeddings import Embedder
 
@@ -210,16 +210,18 @@ def meaning(text: str, name: str, description: str, embedder: Embedder) -> float
     return max(float(request @ vector) for vector in tool)
 
 
-def values_fit(text: str, schema: Mapping[str, Any]) -> bool:
+def values_fit(text: str, schema: Mapping[str, Any], bound: Binding | None = None) -> bool:
     """Whether the request gives every value the tool requires.
 
     Read by the schema binder from the request's typed spans, cue words and allowed values
     only: a phrase merely near a description in meaning is no evidence that the request
     holds the value. A tool that requires nothing fits when the request names one of the
     values a parameter's enum allows ("something country-like" for a genre of songs): a value
-    merely typed right, or one of the description's examples, is none.
+    merely typed right, or one of the description's examples, is none. ``bound`` is the
+    binder's reading of the request (``segment=0``) when the caller has it already.
     """
-    bound = bind_schema(text, schema, segment=0)
+    if bound is None:
+        bound = bind_schema(text, schema, segment=0)
     if not schema.get("required"):
         closed = {p.name for p in describe_params(schema) if p.enum or p.closed}
         return any(
