@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from nodes.planning.joined_spans import join_feet_inches, join_models, join_regions
+from nodes.planning.span_lists import group_lists
 from stores.language import spans as shared_spans
 from stores.language.cues import english_cue_words
 from stores.language.keywords import STOPWORDS
@@ -598,89 +599,6 @@ def _scalar(raw: str) -> Any:
         return raw
 
 
-_LIST_JOINERS = re.compile(
-    r"^\s*(?:,\s*(?:and|or|&)?|and|or|&|as\s+well\s+as|vs\.?|versus)(?:\s+the)?\s*$", re.I
-)
-
-
-def _group_lists(text: str, atoms: list[Span]) -> list[Span]:
-    """Join runs of same-kind spans separated by ", " / "and" / "or" into list spans."""
-    grouped: list[Span] = []
-    index = 0
-    while index < len(atoms):
-        run = [atoms[index]]
-        stop = index + 1
-        while stop < len(atoms):
-            gap = text[run[-1].end : atoms[stop].start]
-            if _compatible(run[0], atoms[stop]) and _LIST_JOINERS.match(gap):
-                run.append(atoms[stop])
-                stop += 1
-            else:
-                break
-        joined = " ".join(text[a.end : b.start] for a, b in zip(run, run[1:], strict=False))
-        if len(run) == 2 and run[0].kind == "name" and not re.search(r"\b(?:and|or)\b|&", joined):
-            # "Chicago, Illinois" and "Boston, MA" are one place, written as the user wrote it.
-            place = text[run[0].start : run[1].end]
-            if " " not in str(run[1].value).strip():
-                grouped.append(
-                    Span("name", place, place, run[0].start, run[1].end, items=tuple(run))
-                )
-                index = stop
-                continue
-            run = run[:1]
-            stop = index + 1
-        pairs = _pairs_said(text, run)
-        if pairs:
-            # "3 and 4, 5 and 12": two pairs, not one list of four.
-            grouped.extend(
-                Span("list", [s.value for s in pair], text[pair[0].start : pair[-1].end],
-                     pair[0].start, pair[-1].end, items=tuple(pair))
-                for pair in pairs
-            )
-        elif len(run) > 1:
-            grouped.append(
-                Span(
-                    "list",
-                    [s.value for s in run],
-                    text[run[0].start : run[-1].end],
-                    run[0].start,
-                    run[-1].end,
-                    items=tuple(run),
-                )
-            )
-        else:
-            grouped.append(run[0])
-        index = stop
-    return grouped
-
-
-def _pairs_said(text: str, run: list[Span]) -> list[list[Span]]:
-    """Groups of a run said "A and B, C and D": "and" inside each, commas between; [] else."""
-    if len(run) < 4:
-        return []
-    groups: list[list[Span]] = [[run[0]]]
-    for before, item in zip(run, run[1:], strict=False):
-        gap = text[before.end : item.start]
-        if "," in gap:
-            groups.append([item])
-        elif re.fullmatch(r"\s*(?:and|or|&)\s*", gap, re.I):
-            groups[-1].append(item)
-        else:
-            return []
-    sizes = {len(group) for group in groups}
-    return groups if len(groups) > 1 and len(sizes) == 1 and sizes != {1} else []
-
-
-def _compatible(first: Span, other: Span) -> bool:
-    if first.kind != other.kind or first.kind in {"keyvalue", "json"}:
-        return False
-    if first.kind == "number" and first.unit and other.unit:
-        units = {first.unit.lower(), other.unit.lower()}
-        return len(units) == 1 or units <= _ORDINAL_ENDINGS  # "2nd, 3rd and 4th"
-    return True
-
-
-_ORDINAL_ENDINGS = frozenset({"st", "nd", "rd", "th"})
 
 
 def is_relative_day(span: Span) -> bool:
@@ -695,7 +613,7 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
         return shared_spans.extract_spans(text, now=now)
     atoms = join_feet_inches(text, join_models(text, _scan_atoms(text, now)))
     atoms = _share_range_year(text, join_regions(text, atoms))
-    return [_signed(text, span) for span in _group_lists(text, atoms)]
+    return [_signed(text, span) for span in group_lists(text, atoms)]
 
 
 _YEAR = re.compile(r"\b\d{4}\b")
