@@ -48,7 +48,6 @@ from nodes.planning.param_fit import (
     content_words,
     cue_score,
     describe_params,
-    places_for,
     type_fit,
 )
 from nodes.planning.param_values import (
@@ -71,6 +70,7 @@ from nodes.planning.value_forms import (
     said_alike,
     written_form,
 )
+from nodes.planning.venues import places_for
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS, lemmatize
 

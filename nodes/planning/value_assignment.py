@@ -21,12 +21,11 @@ from nodes.planning.param_fit import (
     cue_score,
     is_place_param,
     measures_alike,
-    place_cue_after_venue,
-    places_after_venues,
     type_fit,
 )
 from nodes.planning.request_spans import Span, context_words
 from nodes.planning.value_cues import head_word
+from nodes.planning.venues import place_cue_after_venue, places_after_venues
 from stores.language.codes import codes_of
 from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
