@@ -13,7 +13,7 @@ re-planning is safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,6 @@ from nodes.planning.binding import (
     coerce_to_schema,
     enum_mentioned,
     find_named_value,
-    identified_object,
     required_params,
     schema_properties,
 )
@@ -57,15 +56,14 @@ from nodes.planning.eligibility import (
     values_a_retry_drops,
 )
 from nodes.planning.later_values import add_later_options
+from nodes.planning.leftover_values import bind_leftover_number
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.other_reads import coordinated_reads, cut_at_other_read
 from nodes.planning.param_values import stated_default
-from nodes.planning.request_spans import extract_spans
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
-from stores.language.entities import extract_entities
 from stores.language.keywords import STOPWORDS, tokenize
 from stores.language.lexicon import Lexicon
 from stores.language.vocabulary import domain_vocabulary
@@ -492,7 +490,7 @@ class RulePlanner:
             source = self._bind_param(draft, sub, spec, param, required=False, spans=spans)
             if source is not None:
                 args[param] = source
-        self._bind_leftover_number(sub, spec, args)
+        bind_leftover_number(sub, spec, args, self.vocabulary.numeric_slots, self.lexicon)
         request_text = unwrap_request(str(intent.get("request") or ""))
         if spans is not None and request_text and request_text.strip() != sub["text"].strip():
             # A phrase the clause gave only by meaning ("song" for the region) yields to a
@@ -619,43 +617,6 @@ class RulePlanner:
             return earlier
         return {"value": spans.sets[0][param], "origin": f"span:{param}"}
 
-    def _bind_leftover_number(
-        self, sub: SubIntent, spec: ToolSpec, args: dict[str, ArgSource]
-    ) -> None:
-        """Give the one bare number of a clause to the tool's one free amount-like slot."""
-        properties = schema_properties(spec)
-        required = [
-            p
-            for p in required_params(spec)
-            if p not in args
-            and not identified_object(p)  # an id is never a bare number's guess
-            and _is_numeric(properties.get(p, {}))
-        ]
-        slots = required or [
-            p
-            for p in properties
-            if p in self.vocabulary.numeric_slots and p not in args and _is_numeric(properties[p])
-        ]
-        if not slots or len(required) > 1:
-            return
-        entities = extract_entities(sub["text"], self.lexicon)
-        named = [*(sub.get("entities") or {}).values(), *entities["named"].values()]
-        # A number already given to another parameter of the call is no leftover.
-        named += [source.get("value") for source in args.values()]
-        taken = {number for number in (_as_float(v) for v in named) if number is not None}
-        leftovers = [float(n) for n in entities["numbers"]]
-        leftovers += [float(a["value"]) for a in entities["amounts"]]
-        # Only a number said as one ("9.8 m/s^2" holds no 2 of its own).
-        said = {float(span.value) for span in extract_spans(sub["text"])
-                if span.kind in {"number", "money", "percent"}
-                and isinstance(span.value, int | float) and not isinstance(span.value, bool)}
-        free = list(dict.fromkeys(n for n in leftovers if n not in taken and n in said))
-        if len(free) == 1:
-            args[slots[0]] = {
-                "value": coerce_to_schema(free[0], properties[slots[0]]),
-                "origin": "text",
-            }
-
 
 def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
     """The ``key=value`` pairs written in this clause that are no parameter of the tool."""
@@ -667,26 +628,6 @@ def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
         if key not in properties and f"{key}=" in text
     ]
     return ",".join(pairs)
-
-
-def _is_numeric(schema: Mapping[str, Any]) -> bool:
-    kinds = {schema.get("type")} | {
-        option.get("type") for option in schema.get("anyOf") or [] if isinstance(option, dict)
-    }
-    return bool(kinds & {"number", "integer"})
-
-
-def _as_float(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
 
 
 def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
