@@ -38,6 +38,8 @@ PREPOSITIONS = frozenset("for of to with from by using in on at".split())
 # Who a statement is about: "The car ...", "It has ...", "They plan ...", "I invested ...".
 _SUBJECTS = DETERMINERS | frozenset(
     "i we you he she it they there one all both neither none many most several".split()
+    # "I'm on a diet.", "We're in Paris.": the subject and its verb written as one word
+    + "i'm i've we're we've you're you've they're they've he's she's".split()
 )
 # "John has ...", "Tech Corp is ...": a name followed by one of these is a subject.
 _AFTER_SUBJECT = frozenset("is are was were has have had will would who which whose".split())
@@ -225,7 +227,7 @@ def states_facts(sentence: str) -> bool:
         words = words[1:]  # "Yesterday I drove ...", "Last week we ..."
     elif len(words) > 2 and words[0] in _RELATIVE_TIME and words[2] in _SUBJECTS:
         words = words[2:]
-    if not words or not words[0].isalpha():
+    if not words or not words[0].replace("'", "").isalpha():
         return False
     return words[0] in _SUBJECTS or (len(words) > 1 and words[1] in _AFTER_SUBJECT)
 

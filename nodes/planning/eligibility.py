@@ -234,6 +234,18 @@ def fit_reason(
     return None
 
 
+def _sentence_meaning(text: str, spec: ToolSpec, embedder: Embedder) -> float:
+    """:func:`meaning` of the clause, or of its best sentence when it has several.
+
+    "I'm trying to lose weight. How many calories are in an avocado?": the statement before
+    the question is context for its values, and dilutes what the question means.
+    """
+    # A sentence of a few words ("Hi!", "Thanks.") is no statement and says too little.
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if len(s.split()) >= 4]
+    texts = [text, *sentences] if len(sentences) > 1 else [text]
+    return max(meaning(part, spec.name, spec.description, embedder) for part in texts)
+
+
 def means_the_tool(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool:
     """Whether a clause's meaning is close to the tool's (False without an embedding model).
 
@@ -243,7 +255,7 @@ def means_the_tool(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool
     """
     if embedder is None or spec.side_effect is not False:
         return False
-    return meaning(text, spec.name, spec.description, embedder) >= MIN_MEANING
+    return _sentence_meaning(text, spec, embedder) >= MIN_MEANING
 
 
 def gives_its_values(
@@ -261,7 +273,7 @@ def gives_its_values(
     """
     if embedder is None or spec.side_effect is not False:
         return False
-    if meaning(text, spec.name, spec.description, embedder) < MIN_PARTIAL_MEANING:
+    if _sentence_meaning(text, spec, embedder) < MIN_PARTIAL_MEANING:
         return False
     return values_fit(text, spec.input_schema, bound() if bound is not None else None)
 

@@ -396,10 +396,21 @@ def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float
 
 
 def _place_cue(text: str, span: Span, param: Param) -> float:
-    """A name after "in", "at" or "near" is a place: evidence for a location parameter."""
+    """A name after "in", "at" or "near" is a place: evidence for a location parameter.
+
+    So is a postal code said after "near" ("restaurants near 94110"), or for a place whose
+    description asks for one.
+    """
+    before, _ = context_words(text, span, window=1)
+    if span.kind == "number" and isinstance(span.value, int) and not span.unit:
+        postal = {"zip", "postal", "postcode", "zipcode"} & (
+            set(param.name_words) | set(param.description_words)
+        )
+        if (before[-1:] == ["near"] or postal) and set(param.name_words) & _PLACE_WORDS:
+            return PLACE_CUE if param.required else PLACE_CUE / 2
+        return 0.0
     if span.kind != "name" or span.text.lower() in _TIMES_NAMED:
         return 0.0  # "in December", "on Monday" say when, not where
-    before, _ = context_words(text, span, window=1)
     if not before or before[-1] not in _PLACE_PREPOSITIONS:
         return 0.0
     said = set(param.name_words) | {

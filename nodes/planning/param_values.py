@@ -285,7 +285,7 @@ def with_time_of_day(text: str, spans: Sequence[Span], value: Any, param: Param)
     value bound is the date or the time, the other is the span right beside it.
     """
     description = str(param.schema.get("description") or "")
-    if not isinstance(value, str) or "T" not in description:
+    if not isinstance(value, str) or ("T" not in description and "8601" not in description):
         return value
     ordered = sorted((s for s in spans if s.kind in {"date", "time"}), key=lambda s: s.start)
     for day, clock in zip(ordered, ordered[1:], strict=False):

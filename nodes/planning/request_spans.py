@@ -48,6 +48,11 @@ _NOT_NAMES = frozenset(
     make add set update delete book order play plot predict identify determine generate
     yesterday today tomorrow tonight""".split()
 )
+# Verbs a request starts with that are names elsewhere ("Text Maria that ...", "on Switch").
+_LEADING_VERBS = frozenset(
+    """send text email message remind schedule call cancel remove turn switch open close start
+    stop pause resume translate convert look notify post share upload download save ping""".split()
+)
 _CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "and", "&", "du"})
 
 # A URL ends before the sentence's own punctuation ("... from https://x.org/a.json?").
@@ -62,6 +67,8 @@ _PATH = re.compile(
     r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]+/?"
     r"|\b[\w\-]+\.(?:txt|csv|json|py|md|pdf|png|jpe?g|xlsx|xml|ya?ml|log|html|docx?)\b"
 )
+# "repo acme/widgets", "torvalds/linux": a name with a slash inside, an owner and a name.
+_SLASHED = re.compile(r"(?<![\w/.])[A-Za-z][\w.\-]*(?:/[\w.\-]*[A-Za-z0-9])+(?![\w/])")
 _KEYVALUE = re.compile(r"\b([A-Za-z_][\w.]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[^\s,;]+)")
 _ISO_DATE = re.compile(
     r"\b\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b"
@@ -181,6 +188,18 @@ def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
     return all(end <= a or start >= b for a, b in taken)
 
 
+def _owner_and_name(raw: str) -> bool:
+    """"acme/widgets", "torvalds/linux", "org/team/repo": not "and/or", "km/h", "yes/no"."""
+    parts = raw.split("/")
+    if any(unit_of(part) for part in parts):
+        return False  # "miles/hour", "km/h": a rate's units
+    # "true/false", "on/off": words offered as alternatives are short plain words
+    marked = any(re.search(r"[\d_.\-]|[a-z][A-Z]", part) for part in parts)
+    return marked or (len(parts) > 2 or min(len(p) for p in parts) >= 4) and raw.lower() not in {
+        "either/or", "and/or", "true/false", "input/output", "read/write", "yes/no"
+    }
+
+
 def _number(raw: str) -> float:
     text = raw.replace(",", "").replace("−", "-").replace("×", "x").replace(" ", "")
     if "^" in text:
@@ -253,6 +272,11 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         ):
             if re.fullmatch(r"\d+/\d+", match.group().strip("/")):
                 continue
+            _add(
+                spans, taken, Span("path", match.group(), match.group(), match.start(), match.end())
+            )
+    for match in _SLASHED.finditer(text):
+        if _free(taken, match.start(), match.end()) and _owner_and_name(match.group()):
             _add(
                 spans, taken, Span("path", match.group(), match.group(), match.start(), match.end())
             )
@@ -473,6 +497,12 @@ def _scan_expressions(text: str, spans: list[Span], taken: list[tuple[int, int]]
 _MEASURED = re.compile(r"\d[\d.,]*\s*(?:[A-Za-z°]+\s+)?$")
 
 
+# What may follow a possessive that names a place of its own ("at Luigi's.", "from Domino's to").
+_STANDS_ALONE = re.compile(
+    r"\s*(?:[.,;:!?)]|$|(?:to|in|on|at|for|with|and|or|from|near|tonight|today|tomorrow)\b)"
+)
+
+
 def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> None:
     """Capitalized runs ("Taylor Swift", "New York City", "Maroon 5") not at a sentence start."""
     words = list(re.finditer(r"[A-Za-z][\w'’&.\-]*[\w]|[A-Za-z]|\d+", text))
@@ -492,6 +522,7 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         )
         capital = raw[:1].isupper() and (
             raw.lower() not in _NOT_NAMES
+            and not (sentence_start and raw.lower() in _LEADING_VERBS)
             or leads_name
             # "A, B and C": a capital letter listed with other letters is a label.
             or re.match(r"[A-Z](?:\s*,\s*|\s+(?:and|or)\s+)[A-Z]\b", text[word.start() :])
@@ -553,8 +584,8 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
             index += 1
             continue
         start, end = word.start(), words[stop - 1].end()
-        if text[end - 2 : end].lower() in {"'s", "’s"}:
-            end -= 2  # "Ronaldo's matches": the name is Ronaldo
+        if text[end - 2 : end].lower() in {"'s", "’s"} and not _STANDS_ALONE.match(text, end):
+            end -= 2  # "Ronaldo's matches": the name is Ronaldo; "a table at Luigi's" is Luigi's
         surface = text[start:end]
         _add(spans, taken, Span("name", surface, surface, start, end))
         index = stop

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from nodes.planning.param_fit import Param
+from nodes.planning.param_fit import Param, is_place_param
 from nodes.planning.request_spans import TITLES, Span
 from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
 
@@ -33,15 +33,20 @@ _TITLE_NAMES = frozenset("title name subject heading".split())
 
 _SPEECH = re.compile(
     r"\b(?:saying|that\s+says|which\s+says|stating|reading|with\s+the\s+(?:text|message|words?)"
-    r"|(?:tell|ask|inform|remind)\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+(?:that|to|about)"
-    r"|let\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+know\s+(?:that\s+)?"
+    r"|(?i:tell|ask|inform|remind|text|message|email|ping)\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)"
+    r"\s+(?:that|to|about)"
+    r"|(?i:let)\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+know\s+(?:that\s+)?"
     r"|(?:note|memo)\s+(?:to|that)"
     r")\s+",
 )
 _NAMING = re.compile(r"\b(?:called|named|titled|entitled)\s+", re.I)
 # "news about electric cars": what a search is about, to the next comma.
 _ABOUT = re.compile(
-    r"\b(?:about|regarding|concerning|on\s+the\s+topic\s+of)\s+(?!\d|(?:"
+    r"\b(?:about|regarding|concerning|on\s+the\s+topic\s+of"
+    # "the latest news on the Mars rover": "on" after a word for what is read
+    r"|(?:(?<=news)|(?<=info)|(?<=articles)|(?<=stories)|(?<=updates)|(?<=headlines)"
+    r"|(?<=information))\s+on(?!\s+(?:the\s+)?topic\b)(?:\s+the)?"
+    r")\s+(?!\d|(?:"
     + "|".join(sorted({*_SMALL_NUMBERS, *_TENS, "half", "dozen"}, key=len, reverse=True))
     + r")\b)",  # "about twelve photos" is a number, said roughly
     re.I,
@@ -96,6 +101,11 @@ def said_content(
     end = len(text)
     if marker is _ABOUT and "," in text[start:]:
         end = text.index(",", start)
+    others = [p for p in params if p is not takers[0]]
+    if marker is _ABOUT and any(is_place_param(p) for p in others):
+        # "news on Bitcoin in US" for a tool with a region too: the place is the region's
+        other = re.search(r"\s+(?:in|from|at|near)\s+(?=[A-Z])", text[start:end])
+        end = start + other.start() if other else end
     for stop in _END.finditer(text, start):
         before = re.search(r"(\w+)$", text[: stop.start()])
         if stop.group().startswith(".") and before and before.group(1).lower() in TITLES:
@@ -121,7 +131,7 @@ def trim_when(said: str, start: int, atoms: Sequence[tuple[Span, int]]) -> str:
             continue
         if span.end >= end - 1:
             head = said[: span.start - start]
-            cut = re.search(r"\s+(?:at|on|by|before|after|for)?\s*$", head)
+            cut = re.search(r"\s+(?:at|on|by|before|after|for|every|each)?\s*$", head)
             said = head[: cut.start()] if cut else head
             end = start + len(said)
     return said

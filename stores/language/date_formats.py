@@ -115,16 +115,24 @@ def time_as_described(written: str, description: str) -> str | None:
 # A description asking for a date with its time of day: "ISO-8601 ... 'YYYY-MM-DDTHH:MM:SS'".
 _DATETIME_FORMAT = re.compile(r"yyyy-mm-dd[T ]hh:mm(?::ss)?(?P<zone>z)?", re.IGNORECASE)
 _DATETIME_EXAMPLE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?P<zone>Z)?")
+# "Start date and time, ISO 8601", "datetime in ISO-8601 format": both in one ISO value.
+_DATETIME_WORDS = re.compile(
+    r"(?=.*\biso[\s-]?8601\b)(?=.*\b(?:date\s*(?:and|&|/)\s*time|date-?time|time)\b)"
+    r"(?P<zone>(?!))?",
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 def datetime_as_described(day: str, time_of_day: str, description: str) -> str | None:
     """A date and a time of day said apart ("November 1, 2023", "4pm") as one datetime.
 
     Only when ``description`` asks for both in one value, ISO-8601 style ("YYYY-MM-DDTHH:MM:SS",
-    or an example such as "2023-04-15T13:45:00Z"; a trailing "Z" when it shows one). None when
+    or an example such as "2023-04-15T13:45:00Z"; a trailing "Z" when it shows one; or "date
+    and time, ISO 8601" in words). None when
     it does not, or either part is no whole date or time.
     """
-    wanted = _DATETIME_FORMAT.search(description) or _DATETIME_EXAMPLE.search(description)
+    wanted = (_DATETIME_FORMAT.search(description) or _DATETIME_EXAMPLE.search(description)
+              or _DATETIME_WORDS.match(description))
     if wanted is None:
         return None
     parsed = parse_written_date(day)

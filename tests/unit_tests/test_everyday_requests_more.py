@@ -1,0 +1,165 @@
+"""More requests people say to an everyday assistant, against tools written the way APIs are.
+
+Written here (none from a benchmark): a context sentence before the question ("I'm on a
+diet."), a request that opens with its verb ("Text Maria that ..."), a date and time for a
+parameter that asks for ISO 8601 in words, a duration said in other units than the
+parameter's, a postal code as the place, a place named by its owner ("at Luigi's"), an owner
+and a name ("acme/widgets"), what news is about ("the latest news on ...").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from nodes.parsing.splitting import states_facts
+from nodes.planning.eligibility import means_the_tool
+from nodes.planning.param_fit import describe_params
+from nodes.planning.relevance import MIN_MEANING, meaning
+from nodes.planning.request_spans import extract_spans
+from nodes.planning.said_content import said_content, trim_when
+from nodes.planning.schema_binder import bind_schema
+from stores.catalog.model import ToolSpec
+from stores.language.date_formats import datetime_as_described
+
+STR = {"type": "string"}
+INT = {"type": "integer"}
+
+
+def schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def test_a_statement_about_the_speaker_is_context_not_a_request() -> None:
+    for said in ["I'm on a diet.", "We're in Paris this week.", "I've got two kids."]:
+        assert states_facts(said), said
+    for asked in ["I'm looking for a cheap hotel.", "I'd like a taxi.", "How far is Rome?"]:
+        assert not states_facts(asked), asked
+
+
+class MoneyEmbedder:
+    """Test-only vectors: one axis for words of money, the other words spread over the rest."""
+
+    name = "money-test-embedder"
+    dim = 64
+    MONEY = frozenset("currency convert amount money euros dollars".split())
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"[a-z]+", text.lower()):
+                axis = 0 if word in self.MONEY else 1 + sum(map(ord, word)) % (self.dim - 1)
+                out[row, axis] += 1.0
+            out[row] /= float(np.linalg.norm(out[row])) or 1.0
+        return out
+
+
+def test_a_question_after_a_statement_is_judged_by_its_own_meaning() -> None:
+    spec = ToolSpec(
+        id="t/currency_convert", name="currency_convert", agent="t",
+        description="Convert an amount of money from one currency to another.",
+        input_schema=schema(["amount"], amount={"type": "number"}), side_effect=False,
+    )
+    embedder = MoneyEmbedder()
+    story = ("My sister and I are flying out next week for a long family holiday abroad. "
+             "How many euros is 200 dollars?")
+    # The story dilutes what the whole says; the question alone is about money.
+    assert meaning(story, spec.name, spec.description, embedder) < MIN_MEANING
+    assert meaning("How many euros is 200 dollars?", spec.name, spec.description,
+                   embedder) >= MIN_MEANING
+    assert means_the_tool(story, spec, embedder)
+    assert not means_the_tool("My sister and I are flying out next week.", spec, embedder)
+
+
+def test_words_passed_on_after_a_verb_that_opens_the_request() -> None:
+    params = describe_params(schema(
+        ["contact", "message"], contact={**STR, "description": "Who to text"},
+        message={**STR, "description": "What to say"},
+    ))
+    found = said_content("Text Omar that the parcel is on the porch.", params)
+    assert found is not None and found[1] == "the parcel is on the porch"
+    reminder = describe_params(schema(["text"], text={**STR, "description": "The reminder"}))
+    found = said_content("Remind me to call the vet", reminder)
+    assert found is not None and found[1] == "call the vet"
+
+
+def test_a_repeating_day_after_the_passed_on_words_is_not_part_of_them() -> None:
+    text = "Remind me to take out the bins every Thursday at 7pm"
+    params = describe_params(schema(["text"], text={**STR, "description": "The reminder"}))
+    found = said_content(text, params)
+    assert found is not None
+    atoms = [(span, -1) for span in extract_spans(text)]
+    assert trim_when(found[1], found[2], atoms) == "take out the bins"
+
+
+def test_the_verb_a_request_opens_with_is_no_name_but_the_same_word_later_is() -> None:
+    names = [s.text for s in extract_spans("Text Maria that dinner is ready") if s.kind == "name"]
+    assert names == ["Maria"]
+    names = [s.text for s in extract_spans("Show my best lap times on Switch") if s.kind == "name"]
+    assert names == ["Switch"]
+
+
+def test_news_on_a_subject_is_what_the_search_is_about() -> None:
+    news = schema(["query"], query={**STR, "description": "Search terms"},
+                  region={**STR, "description": "Region code"})
+    assert bind_schema("Any updates on the Artemis launch?", news).sets[0]["query"] == (
+        "Artemis launch"
+    )
+    # A place or a number after a preposition is another value, not the subject's words.
+    bound = bind_schema("Show me 3 headlines on Ethereum in Canada", news).sets[0]
+    assert bound["query"] == "Ethereum"
+    # "on the topic of" keeps reading what comes after it.
+    params = describe_params(news)
+    found = said_content('Get news on the topic of "solar power"', params)
+    assert found is None or "topic" not in found[1]
+
+
+def test_an_owner_and_a_name_with_a_slash_is_one_value() -> None:
+    spans = extract_spans("Star the repository kubernetes/dashboard for me")
+    assert [(s.kind, s.text) for s in spans] == [("path", "kubernetes/dashboard")]
+    for text in ["a speed of 30 km/h", "answer with yes/no", "you can add and/or remove"]:
+        assert not [s for s in extract_spans(text) if s.kind == "path"], text
+
+
+def test_a_date_and_time_asked_for_in_words_is_one_iso_value() -> None:
+    assert datetime_as_described("2030-01-08", "4pm", "Start date and time, ISO 8601") == (
+        "2030-01-08T16:00:00"
+    )
+    assert datetime_as_described("2030-01-08", "4pm", "Start time (ISO-8601)") == (
+        "2030-01-08T16:00:00"
+    )
+    assert datetime_as_described("2030-01-08", "4pm", "Day of the event, ISO 8601") is None
+    event = schema(["start"], start={**STR, "description": "When it starts, date and time "
+                                                          "in ISO 8601"})
+    bound = bind_schema("Book the gym tomorrow at 6am", event).sets[0]
+    tomorrow = (datetime.now() + timedelta(days=1)).date().isoformat()
+    assert bound["start"] == f"{tomorrow}T06:00:00"
+
+
+def test_a_duration_in_hours_fills_the_one_length_stated_in_minutes() -> None:
+    event = schema(["title"], title={**STR, "description": "Event title"},
+                   length_min={**INT, "description": "How long it lasts, in minutes"})
+    bound = bind_schema("Create an event called Standup for 2 hours", event).sets[0]
+    assert bound["length_min"] == 120
+    # Two parameters measured in minutes: the hours say which of them by no cue.
+    both = schema([], setup={**INT, "description": "Setup in minutes"},
+                  talk={**INT, "description": "Talk in minutes"})
+    assert bind_schema("Create an event for 2 hours", both).sets[0] == {}
+
+
+def test_a_postal_code_after_near_is_the_place() -> None:
+    shops = schema(["location"], location={**STR, "description": "City, address or ZIP"},
+                   kind={**STR, "description": "Type of shop"})
+    bound = bind_schema("Find Korean grocery stores near 10027", shops, read_only=True)
+    assert bound.sets[0]["location"] == "10027"
+
+
+def test_a_place_named_by_its_owner_keeps_the_possessive() -> None:
+    spans = extract_spans("Get me a booth at Rosa's tonight")
+    assert [s.text for s in spans if s.kind == "name"] == ["Rosa's"]
+    spans = extract_spans("Show Rosa's last orders")
+    assert [s.text for s in spans if s.kind == "name"] == ["Rosa"]
