@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from stores.language.date_formats import described_date_format
@@ -176,3 +177,36 @@ def context_of_value(description: str) -> str:
 def without_examples(description: str) -> str:
     """A description without the examples and values it lists ("e.g. ...", quoted words)."""
     return _EXAMPLES.sub("", _QUOTED.sub(" ", description))
+
+
+def written_shape(text: str) -> str:
+    """How a token is written: runs of capitals "A", small letters "a", digits "9".
+
+    "MSFT" -> "A", "SFO-2" -> "A-9", "rs6034464" -> "a9", "Paris" -> "Aa".
+    """
+    return re.sub(r"[A-Z]+", "A", re.sub(r"[a-z]+", "a", re.sub(r"[0-9]+", "9", text)))
+
+
+@lru_cache(maxsize=4096)
+def example_shapes(description: str) -> frozenset[str]:
+    """How the description's examples are written, when that says something ("e.g. MSFT").
+
+    Only shapes with capitals or digits in them and no spaces: a capitalized word ("Aa") or
+    a plain word says nothing of a value's form.
+    """
+    found = _EXAMPLES.search(description)
+    said = [q.strip("'\"`()") for q in _QUOTED.findall(description)]
+    if found is not None:
+        said += re.findall(r"[\w\-/.:]+", found.group())
+    shapes = set()
+    for token in said:
+        token = token.strip(".,:;")
+        if not 2 <= len(token) <= 12 or " " in token or token.lower() in _EXAMPLE_WORDS:
+            continue
+        shape = written_shape(token)
+        if ("A" in shape or "9" in shape) and shape not in {"Aa", "9", "a", "A.a", "a.a"}:
+            shapes.add(shape)
+    return frozenset(shapes)
+
+
+_EXAMPLE_WORDS = frozenset({"eg", "e.g", "ie", "i.e", "example", "examples", "such", "as", "like"})

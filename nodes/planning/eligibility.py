@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from nodes.planning.param_fit import describe_params
@@ -101,6 +102,21 @@ def tool_terms(spec: ToolSpec, lexicon: Lexicon) -> tuple[set[str], set[str], se
     return (name_operations, name_objects, set(spec.capability_tags[:2]), set(spec.entity_tags[:2]))
 
 
+# Operations that remove or undo what the others make.
+REMOVALS = frozenset({"delete", "cancel", "archive"})
+
+
+def undoes_the_other(operation: str, tool_operations: AbstractSet[str]) -> bool:
+    """One of the request's operation and the tool's removes, the other does not.
+
+    Only when both are known and differ: "delete my emails" against ``send_email``,
+    "book a table" against ``cancel_booking``.
+    """
+    if not operation or not tool_operations or operation in tool_operations:
+        return False
+    return (operation in REMOVALS) != bool(tool_operations & REMOVALS)
+
+
 def nothing_understood(sub: SubIntent) -> bool:
     """No operation and no object of the clause was recognized ("hola", "asdf")."""
     return not sub["operation"] and not sub["target"]
@@ -132,6 +148,8 @@ def score_candidates(
         if retry_effect is not None and (spec.side_effect is not False) != retry_effect:
             continue
         name_ops, name_objects, tag_ops, tag_objects = tool_terms(spec, lexicon)
+        if undoes_the_other(sub["operation"], name_ops | tag_ops):
+            continue  # "delete all my emails" is never send_email, nor "book" a cancel
         operation_fit = target_fit = 0.0
         if sub["operation"] and sub["operation"] in name_ops:
             operation_fit = OPERATION_MATCH
@@ -273,7 +291,7 @@ def gives_its_values(
     """
     if embedder is None or spec.side_effect is not False:
         return False
-    if _sentence_meaning(text, spec, embedder) < MIN_PARTIAL_MEANING:
+    if meaning(text, spec.name, spec.description, embedder) < MIN_PARTIAL_MEANING:
         return False
     return values_fit(text, spec.input_schema, bound() if bound is not None else None)
 

@@ -24,7 +24,9 @@ from nodes.planning.descriptions import (
     counted_phrase,
     counted_unit,
     describes_count,
+    example_shapes,
     stranded_preposition,
+    written_shape,
 )
 from nodes.planning.request_spans import (
     DAY_NAMES,
@@ -185,6 +187,12 @@ def is_place_param(param: Param) -> bool:
 DATE_WORDS = frozenset({"date", "day", "time", "when", "datetime", "deadline", "month"})
 
 
+# Words by which a parameter's name says it holds money.
+_MONEY_NAMES = frozenset(
+    {"price", "cost", "fee", "budget", "salary", "income", "fare", "rent", "wage", "payment"}
+)
+
+
 def _numeric_fit(kind: str, value: Any) -> float:
     if kind == "integer":
         return 1.0 if isinstance(value, int | float) and float(value).is_integer() else 0.0
@@ -230,11 +238,19 @@ _MEASURE_WORDS = frozenset({
 
 
 def _measures_nothing_said(span: Span, param: Param) -> bool:
-    """A number with a unit ("5 years") for a text parameter that says nothing of measures."""
-    if span.kind != "number" or not span.unit or unit_of(span.unit) is None:
+    """A number with a unit ("5 years") for a text parameter that says nothing of measures.
+
+    Or a count of things ("3 people") for a text parameter that does not name them.
+    """
+    if span.kind != "number" or not span.unit:
         return False
     said = param.name_words | param.description_words
     unit = lemmatize(singular(span.unit.lower()))
+    if unit_of(span.unit) is None:
+        # lower case: "the 2019 Eredivisie" is a year said before a name
+        counted = span.value == 1 or singular(span.unit) != span.unit  # "2 adults"
+        return span.unit.isalpha() and span.unit.islower() and len(span.unit) > 2 \
+            and counted and not _word_match(unit, said)
     return not said & (_MEASURE_WORDS | DATE_WORDS) and not _word_match(unit, said) and \
         stated_unit(str(param.schema.get("description") or "")) is None
 
@@ -267,6 +283,9 @@ def type_fit(span: Span, param: Param) -> float:
         number = quoted_number(value)  # "zip code '94110'": the quotes keep a number
         return 0.0 if number is None or (kind == "integer" and not number.is_integer()) else 1.0
     numeric = span.kind in {"number", "money", "percent"}
+    if span.kind == "number" and param.name_words & _MONEY_NAMES and span.unit \
+            and unit_of(span.unit) is not None:
+        return 0.3  # "50 miles" is a distance, hardly the max_price
     if kind == "string" and _measures_nothing_said(span, param):
         return 0.0  # "5 years" is no species
     if numeric and span.text[:1].isalpha():
@@ -365,6 +384,12 @@ def _clause_end(text: str, span: Span) -> int:
     return span.end + len(rest)
 
 
+# Names of the two ends of a trip, said with "from" and "to".
+_TRIP_STARTS = frozenset({"origin", "source", "pickup", "departure", "start"})
+_TRIP_ENDS = frozenset({"destination", "dropoff", "drop", "arrival", "end"})
+ROUTE_CUE = 0.8
+
+
 def _preposition_cue(text: str, span: Span, param: Param) -> float:
     """The word right before a span is a word of the parameter's name ("from" of from_date).
 
@@ -377,7 +402,13 @@ def _preposition_cue(text: str, span: Span, param: Param) -> float:
         return 0.0
     first = next(iter(split_words(param.name)), "").lower()
     word = before[-1]
-    return NAME_CUE if word == first and word in STOPWORDS else 0.0
+    if word == first and word in STOPWORDS:
+        return NAME_CUE
+    # "a cab from the hotel to 221B Baker Street": where a trip starts and where it ends
+    ends = _TRIP_STARTS if word == "from" else _TRIP_ENDS if word == "to" else frozenset()
+    if span.kind not in {"name", "quoted"}:
+        return 0.0  # "set the trees to 200" is no end of a trip, nor of a range
+    return ROUTE_CUE if ends & param.name_words and len(param.name_words) <= 2 else 0.0
 
 
 def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float) -> float:
@@ -577,6 +608,23 @@ def _after_stranded_preposition(text: str, span: Span, param: Param) -> bool:
     return bool(before) and before[-1] == stranded
 
 
+_SLASHED_FORM = re.compile(r"(?<![\w/.])[A-Za-z][\w\-]*(?:/[A-Za-z][\w\-]*)+(?![\w/])")
+
+
+def _shaped_as_described(span: Span, param: Param) -> bool:
+    """A name with a slash in it, for a parameter whose description shows that form.
+
+    "owner/name", "org/repo", "namespace/image": as many parts as the span has.
+    """
+    if span.kind != "path" or span.text.startswith(("/", "~", ".")) or "/" not in span.text:
+        return False
+    parts = span.text.count("/")
+    return any(
+        form.group().count("/") == parts
+        for form in _SLASHED_FORM.finditer(str(param.schema.get("description") or ""))
+    )
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
     before = own_words_before(text, span)
@@ -634,6 +682,12 @@ def cue_score(text: str, span: Span, param: Param) -> float:
     side = bound_side(text, span, param.name)
     if side:
         score = max(score, NAME_CUE) if side > 0 else score - NAME_CUE
+    if _shaped_as_described(span, param):
+        score = max(score, NAME_CUE)  # "octo/hello-world" for a repository "owner/name"
+    if span.kind in {"name", "identifier", "quoted"} and isinstance(span.value, str) and (
+        written_shape(span.value) in example_shapes(str(param.schema.get("description") or ""))
+    ):
+        score = max(score, NAME_CUE)  # "(AAPL)" written as the example "e.g. MSFT" is
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
         if len(span.key) == 1 and param.name.lower() != span.key.lower():

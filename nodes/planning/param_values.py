@@ -174,11 +174,30 @@ def flag_option(param: Param) -> dict[bool, Any] | None:
     return truths if len(truths) == 2 else None
 
 
+_SWITCH_NAMES = frozenset({"enable", "enabled", "active", "activate", "on", "state", "toggle"})
+_TURNED = re.compile(
+    r"\b(?:turn|switch|put|flip)(?:ed|ing)?\s+(?:(?!on\b|off\b)[\w'\-]+\s+){0,4}?(on|off)\b"
+    r"|\b(enable|activate|disable|deactivate)",
+    re.I,
+)
+
+
+def switched(text: str) -> bool | None:
+    """Whether the request turns something on (True) or off (False); None when neither."""
+    found = _TURNED.search(text)
+    if found is None:
+        return None
+    word = (found.group(1) or found.group(2)).lower()
+    return word in {"on", "enable", "activate"}
+
+
 def flag_value(text: str, param: Param) -> bool | None:
     """A boolean flag the request turns on by naming it ("including human impact")."""
     words = {w for w in param.name_words if w not in _FLAG_WORDS}
     if not words:
-        return None
+        # "enabled", "is_active": a switch the request turns on or off ("turn on do not
+        # disturb", "disable the alarm")
+        return switched(text) if param.name_words & _SWITCH_NAMES else None
     said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
     positions = []
     for word in words:

@@ -44,13 +44,15 @@ _NOT_NAMES = frozenset(
     would
     should will please find get calculate compute give tell show list let me my we our you
     your it its this that these those and or but if for in on at of to with by from also then
-    now hi hello hey ok okay do does did use using retrieve fetch provide search check create
+    now ok okay do does did use using retrieve fetch provide search check create
     make add set update delete book order play plot predict identify determine generate
     yesterday today tomorrow tonight""".split()
 )
-# Verbs a request starts with that are names elsewhere ("Text Maria that ...", "on Switch").
+# Greetings and verbs a request starts with that are names elsewhere ("Text Maria that ...",
+# "on Switch", "play Hey Jude").
 _LEADING_VERBS = frozenset(
-    """send text email message remind schedule call cancel remove turn switch open close start
+    """hi hello hey
+    send text email message remind schedule call cancel remove turn switch open close start
     stop pause resume translate convert look notify post share upload download save ping""".split()
 )
 _CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "and", "&", "du"})

@@ -30,11 +30,14 @@ _CONTENT_NAMES = frozenset(
     description caption task status question sentence phrase memo topic""".split()
 )
 _TITLE_NAMES = frozenset("title name subject heading".split())
+_LANGUAGE = frozenset({"language", "lang", "locale"})
 
 _SPEECH = re.compile(
     r"\b(?:saying|that\s+says|which\s+says|stating|reading|with\s+the\s+(?:text|message|words?)"
     r"|(?i:tell|ask|inform|remind|text|message|email|ping)\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)"
     r"\s+(?:that|to|about)"
+    # "tell her the report is attached": to another, the words follow without "that"
+    r"|(?i:tell|inform)\s+(?:him|her|them|[A-Z][\w'\-]*)(?=\s+(?!(?:that|to|about)\b)[a-z])"
     r"|(?i:let)\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+know\s+(?:that\s+)?"
     r"|(?:note|memo)\s+(?:to|that)"
     r")\s+",
@@ -57,7 +60,7 @@ _SEARCH = re.compile(
     re.I,
 )
 # "add a note: buy more coffee filters": a noun, a colon, the words.
-_COLON = re.compile(r"\b[a-z]+:\s+(?=\S)")
+_COLON = re.compile(r"\b[A-Za-z]+:\s+(?=\S)")
 # Where passed-on words end: the sentence's end or the next step (", then"); after the tool's
 # own verb, before the language a translation goes into ("translate how are you into French").
 _END = re.compile(r"[.!?](?:\s|$)|\n|;\s|,?\s+(?:and\s+)?then\b")
@@ -102,8 +105,9 @@ def said_content(
     if marker is _ABOUT and "," in text[start:]:
         end = text.index(",", start)
     others = [p for p in params if p is not takers[0]]
-    if marker is _ABOUT and any(is_place_param(p) for p in others):
-        # "news on Bitcoin in US" for a tool with a region too: the place is the region's
+    if marker is _ABOUT and any(is_place_param(p) or p.name_words & _LANGUAGE for p in others):
+        # "news on Bitcoin in US" for a tool with a region too: the place is the region's;
+        # "in German" is the language's
         other = re.search(r"\s+(?:in|from|at|near)\s+(?=[A-Z])", text[start:end])
         end = start + other.start() if other else end
     for stop in _END.finditer(text, start):

@@ -78,6 +78,9 @@ __all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
 
 # How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
 PHRASE_SIMILARITY = 0.25
+# A phrase less near fills it when every other phrase is this much less near still.
+PHRASE_SIMILARITY_ALONE = 0.15
+PHRASE_LEAD = 0.15
 # Words that say when or which of a series ("last night", "the latest trend"): alone, never a
 # value of free text ("next month" may be one).
 _WHEN_WORDS = frozenset(
@@ -432,7 +435,13 @@ def _phrases_by_meaning(
                  # "plays jazz" is no genre of music "to be played": a cue is no part of it
                  and not (content_words(phrase) - content_words(phrases[best])) & cues]
         best = max(whole, key=lambda i: scores[i]) if whole else best
-        if scores[best] >= PHRASE_SIMILARITY:
+        rest = [score for i, score in enumerate(scores) if i != best]
+        # "a vegetarian lasagna recipe" for "Dish name": the one phrase of some meaning near,
+        # far ahead of the rest, is the value though the small model rates it low.
+        alone = scores[best] >= PHRASE_SIMILARITY_ALONE and all(
+            score <= scores[best] - PHRASE_LEAD for score in rest
+        )
+        if scores[best] >= PHRASE_SIMILARITY or alone:
             values[param.name] = [phrases[best]]
             phrases.pop(best)
             if not phrases:

@@ -86,7 +86,7 @@ def region_of_city(name: str) -> str | None:
 # or a large city (at least this many people): "for sale", "a perm" name no place.
 _LOWER_CASE_CITY = 500_000
 _SHORT_LOWER_CASE_CITY = 2_000_000
-PLACE_INTRODUCERS = frozenset("in at to from near of around towards into".split())
+PLACE_INTRODUCERS = frozenset("in at to from near of around towards into for".split())
 
 
 @lru_cache(maxsize=1)

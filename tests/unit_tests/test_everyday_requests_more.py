@@ -17,14 +17,15 @@ from typing import Any
 import numpy as np
 
 from nodes.parsing.splitting import states_facts
-from nodes.planning.eligibility import means_the_tool
+from nodes.planning.eligibility import means_the_tool, undoes_the_other
 from nodes.planning.param_fit import describe_params
 from nodes.planning.relevance import MIN_MEANING, meaning
 from nodes.planning.request_spans import extract_spans
 from nodes.planning.said_content import said_content, trim_when
 from nodes.planning.schema_binder import bind_schema
-from stores.catalog.model import ToolSpec
+from stores.catalog.model import Catalog, ToolSpec
 from stores.language.date_formats import datetime_as_described
+from tests.unit_tests.test_rule_planner_schema import plan_catalog
 
 STR = {"type": "string"}
 INT = {"type": "integer"}
@@ -163,3 +164,124 @@ def test_a_place_named_by_its_owner_keeps_the_possessive() -> None:
     assert [s.text for s in spans if s.kind == "name"] == ["Rosa's"]
     spans = extract_spans("Show Rosa's last orders")
     assert [s.text for s in spans if s.kind == "name"] == ["Rosa"]
+
+
+def test_words_told_to_another_need_no_that() -> None:
+    mail = schema(["to", "body"], to={**STR, "description": "Recipient address"},
+                  body={**STR, "description": "Message text"})
+    bound = bind_schema("Email kim@example.net and tell her the keys are under the mat", mail)
+    assert bound.sets == [{"to": "kim@example.net", "body": "the keys are under the mat"}]
+
+
+def test_a_capitalized_word_before_a_colon_introduces_the_words_after_it() -> None:
+    translate = schema(["text", "target"], text=STR,
+                       target={**STR, "description": "Target language"})
+    bound = bind_schema("Put this in Italian: See you on Monday", translate).sets[0]
+    assert bound["text"].startswith("See you") and bound["target"] == "Italian"
+
+
+def test_a_switch_is_on_or_off_as_the_request_turns_it() -> None:
+    switch = schema(["enabled"], enabled={"type": "boolean"},
+                    until={**STR, "description": "End time HH:MM"})
+    assert bind_schema("turn on airplane mode", switch).sets[0]["enabled"] is True
+    assert bind_schema("please switch the night light off", switch).sets[0]["enabled"] is False
+    assert bind_schema("disable the doorbell chime", switch).sets[0]["enabled"] is False
+    assert bind_schema("is the doorbell chime working?", switch).missing == ["enabled"]
+
+
+def test_a_slashed_name_fills_the_parameter_that_shows_that_form() -> None:
+    commits = schema(["repo"], repo={**STR, "description": "Repository as owner/name"},
+                     branch={**STR, "description": "Branch name"})
+    bound = bind_schema("list the tags on the release branch of acme-labs/rocket", commits)
+    assert bound.sets[0]["repo"] == "acme-labs/rocket"
+
+
+def test_a_large_city_in_lower_case_after_for_is_a_place() -> None:
+    spans = extract_spans("what's the 3 day forecast for los angeles")
+    assert [s.value for s in spans if s.kind == "name"] == ["Los Angeles"]
+    spans = extract_spans("looking for nice shoes")
+    assert not [s for s in spans if s.kind == "name"]
+
+
+def test_a_distance_is_no_price_and_the_amount_of_money_is() -> None:
+    cars = schema(["city"], city=STR, max_price={"type": "number"},
+                  radius_km={**INT, "description": "Search radius"})
+    bound = bind_schema("a used van under $8,500 within 40 km of Leeds", cars, read_only=True)
+    assert bound.sets[0]["max_price"] == 8500.0 and bound.sets[0]["radius_km"] == 40
+
+
+def test_the_ends_of_a_trip_are_said_with_from_and_to() -> None:
+    ride = schema(["pickup", "dropoff"], pickup={**STR, "description": "Where to start"},
+                  dropoff={**STR, "description": "Where to stop"})
+    bound = bind_schema("a ride from Union Station to Navy Pier for 2 people", ride).sets[0]
+    assert bound == {"pickup": "Union Station", "dropoff": "Navy Pier"}
+
+
+def test_a_count_of_things_is_no_text_value() -> None:
+    venue = schema(["venue"], venue={**STR, "description": "Where the party is"})
+    assert bind_schema("book a party for 12 guests", venue).missing == ["venue"]
+
+
+def test_the_one_phrase_near_in_meaning_fills_a_required_text() -> None:
+    recipes = schema(["dish"], dish={**STR, "description": "Dish name"})
+
+    def near(query: str, phrases: Sequence[str]) -> list[float]:
+        return [0.18 if phrase == "risotto" else 0.01 for phrase in phrases]
+
+    bound = bind_schema("find a quick risotto recipe for less money", recipes, similarity=near)
+    assert bound.sets[0]["dish"] == "risotto"
+
+    def close(query: str, phrases: Sequence[str]) -> list[float]:
+        return [0.18 if phrase in {"risotto", "money"} else 0.01 for phrase in phrases]
+
+    # Two phrases alike near: neither is said to be the dish.
+    assert bind_schema("find a quick risotto recipe for less money", recipes,
+                       similarity=close).missing == ["dish"]
+
+
+def test_a_value_written_as_the_description_example_is_that_parameter() -> None:
+    quote = schema(["ticker"], ticker={**STR, "description": "Ticker symbol, e.g. MSFT"})
+    bound = bind_schema("how is Nvidia (NVDA) doing today", quote)
+    assert bound.sets[0]["ticker"] == "NVDA"
+    order = schema(["order_id"], order_id={**STR, "description": "Order id such as ORD-1234"})
+    assert bind_schema("where is Dana's parcel, order KX-889?", order).sets[0]["order_id"] == (
+        "KX-889"
+    )
+
+
+def test_a_greeting_inside_a_title_is_part_of_it() -> None:
+    spans = extract_spans("put on Hello Goodbye by the Beatles")
+    assert [s.value for s in spans if s.kind == "name"][0] == "Hello Goodbye"
+    spans = extract_spans("Hello, is it raining in Lima?")
+    assert [s.value for s in spans if s.kind == "name"] == ["Lima"]
+
+
+def test_the_language_said_after_a_search_is_the_language_not_the_topic() -> None:
+    news = schema(["keyword"], keyword=STR,
+                  language={**STR, "description": "Two-letter language code"})
+    bound = bind_schema("find news about wind farms in Spanish", news).sets[0]
+    assert bound == {"keyword": "wind farms", "language": "es"}
+
+
+def test_a_number_before_a_plain_word_is_no_count_of_things() -> None:
+    standings = schema(["season"], season={**STR, "description": "The season"})
+    assert bind_schema("the 2023 regular season standings", standings).sets[0] == {
+        "season": "2023"
+    }
+
+
+def test_a_removal_is_never_planned_as_a_making_nor_the_other_way() -> None:
+    assert undoes_the_other("delete", {"issue"})  # "delete my emails" is no send_email
+    assert undoes_the_other("create", {"cancel"})  # "book a table" is no cancel_booking
+    assert not undoes_the_other("delete", {"delete"})
+    assert not undoes_the_other("create", {"issue"})
+    assert not undoes_the_other("", {"cancel"})
+    catalog = Catalog()
+    catalog.add_raw_tool(
+        {"name": "send_message", "agent": "t", "description": "Send a chat message.",
+         "side_effect": True, "environment": "test",
+         "input_schema": schema(["to", "text"], to=STR, text=STR)},
+        source="test",
+    )
+    draft = plan_catalog("Delete all my messages to Ravi", catalog)
+    assert not draft.calls and draft.question is None
