@@ -5,11 +5,14 @@ the second clause names no operation and shares no word with the tool, yet asks 
 clause's question again with values of its own (:func:`continue_earlier_read`). "I need the
 weather at my destination. Can you tell me the forecast for Phoenix, AZ on 2023-04-14?": the
 second clause says the first one's read again, more fully (:func:`complete_earlier_read`).
-Reads only: a write is never repeated or extended on such evidence.
+Reads only: a write is never repeated or extended on such evidence; only a clause that names
+a parameter of the call before it and gives its value adds to a write
+(:func:`add_named_argument`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from nodes.planning.binding import required_params
@@ -23,6 +26,7 @@ from nodes.planning.clause_calls import (
 from nodes.planning.draft import PlanDraft
 from nodes.state import ArgSource, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
+from stores.language.identifiers import split_words
 
 # Binds a call of a tool for a clause (a dry run): its calls (auxiliary ones, then the
 # core call) and the required inputs nobody gave.
@@ -94,5 +98,37 @@ def complete_earlier_read(
         return False
     for param, source in own.items():
         host["args"].setdefault(param, source)
+    draft.decide(sub["id"], "covered", tool=spec.id, completes=host["call_id"])
+    return True
+
+
+def add_named_argument(
+    draft: PlanDraft, sub: SubIntent, catalog: Catalog, bind: BindCall
+) -> bool:
+    """Fold a clause no tool fits that names one more argument of the call before it.
+
+    "Send $50 to John and write 'dinner' as the note": the second clause names the note of
+    the first clause's call and gives it; nothing else it says disagrees with that call. The
+    value is the user's own for a parameter the user named, so a write takes it too.
+    """
+    cores = [call for call in draft.calls if call["role"] == "core"]
+    if not cores:
+        return False
+    host = cores[-1]
+    spec = catalog.tools.get(host["tool_id"])
+    if spec is None:
+        return False
+    calls, _ = bind(sub, spec)
+    own = {
+        param: source for param, source in (calls[-1]["args"] if calls else {}).items()
+        if str(source.get("origin", "")).startswith(("span:", "entity:"))
+    }
+    said = set(re.findall(r"[a-z]+", sub["text"].lower()))
+    new = {param: source for param, source in own.items()
+           if param not in host["args"] and set(split_words(param.lower())) & said}
+    if not new or any(source_key(host["args"][p]) != source_key(source)
+                      for p, source in own.items() if p in host["args"]):
+        return False
+    host["args"].update(new)
     draft.decide(sub["id"], "covered", tool=spec.id, completes=host["call_id"])
     return True

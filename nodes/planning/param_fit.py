@@ -682,6 +682,10 @@ def cue_score(text: str, span: Span, param: Param) -> float:
     side = bound_side(text, span, param.name)
     if side:
         score = max(score, NAME_CUE) if side > 0 else score - NAME_CUE
+    named_after = re.match(r"\s+as\s+(?:the|a|an|my|its)\s+([A-Za-z]+)\b", text[span.end :])
+    if named_after and _word_match(lemmatize(singular(named_after.group(1).lower())),
+                                   param.name_words):
+        score = max(score, NAME_CUE)  # "write 'dinner' as the note"
     if _shaped_as_described(span, param):
         score = max(score, NAME_CUE)  # "octo/hello-world" for a repository "owner/name"
     if span.kind in {"name", "identifier", "quoted"} and isinstance(span.value, str) and (

@@ -522,7 +522,8 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
             and following.group()[:1].isupper()
             and not text[word.end() : following.start()].strip()
         )
-        capital = raw[:1].isupper() and (
+        # "iPhone 15", "eBay": a brand written with its capital second is a name too.
+        capital = (raw[:1].isupper() or re.match(r"[a-z][A-Z][a-z]", raw) is not None) and (
             raw.lower() not in _NOT_NAMES
             and not (sentence_start and raw.lower() in _LEADING_VERBS)
             or leads_name

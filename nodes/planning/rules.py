@@ -40,6 +40,7 @@ from nodes.planning.clause_calls import (
 )
 from nodes.planning.continuation import (
     BindCall,
+    add_named_argument,
     complete_earlier_read,
     continue_earlier_read,
 )
@@ -197,7 +198,8 @@ class RulePlanner:
             draft.decide(sub["id"], "direct_answer")
             return True
         choice = self._choose_and_bind(draft, sub) or self._continuation(draft, sub)
-        if choice is None and self._completes_earlier_read(draft, sub):
+        if choice is None and (self._completes_earlier_read(draft, sub) or add_named_argument(
+                draft, sub, self.catalog, self._bind_for(draft))):
             return True
         if choice is not None and choice.missing and nothing_understood(sub):
             # A read may answer a clause nobody understood ("hola"), but asking the user

@@ -285,3 +285,46 @@ def test_a_removal_is_never_planned_as_a_making_nor_the_other_way() -> None:
     )
     draft = plan_catalog("Delete all my messages to Ravi", catalog)
     assert not draft.calls and draft.question is None
+
+
+def test_a_letter_after_an_apostrophe_names_no_allowed_value() -> None:
+    shirts = schema(["size"], size={**STR, "enum": ["S", "M", "L"]}, query=STR)
+    assert bind_schema("I'm after a linen shirt, size L", shirts).sets[0]["size"] == "L"
+    assert bind_schema("I'm after a linen shirt", shirts).missing == ["size"]
+    # A quote before the value is no apostrophe inside a word.
+    assert bind_schema("I'd like the 'S' one", shirts).sets[0]["size"] == "S"
+
+
+def test_words_emailed_to_a_group_are_passed_on() -> None:
+    params = describe_params(schema(["to", "body"], to=STR, body=STR))
+    found = said_content("Email the landlord that the boiler is fixed", params)
+    assert found is not None and found[1] == "the boiler is fixed"
+
+
+def test_a_brand_written_with_its_second_letter_capital_is_a_name() -> None:
+    spans = extract_spans("compare the eBay and iPad prices")
+    names = [i.value for s in spans for i in (s.items or [s]) if i.kind == "name"]
+    assert names == ["eBay", "iPad"]
+
+
+def test_a_value_said_as_the_parameter_is_that_parameter() -> None:
+    pay = schema(["to", "amount"], to=STR, amount={"type": "number"}, memo=STR)
+    bound = bind_schema("pay Lena $20 and use 'bus tickets' as the memo", pay, segment=0)
+    assert bound.sets[0]["memo"] == "bus tickets"
+
+
+def test_a_clause_that_names_one_more_argument_of_the_call_before_adds_it() -> None:
+    catalog = Catalog()
+    catalog.add_raw_tool(
+        {"name": "transfer_money", "agent": "t", "description": "Transfer money to a person.",
+         "side_effect": True, "environment": "test",
+         "input_schema": schema(["recipient", "amount"], recipient=STR,
+                                amount={"type": "number"}, memo=STR)},
+        source="test",
+    )
+    draft = plan_catalog("Transfer $40 to Ines and put 'concert' as the memo", catalog)
+    cores = [c for c in draft.calls if c["role"] == "core"]
+    assert len(cores) == 1
+    assert {k: v.get("value") for k, v in cores[0]["args"].items()} == {
+        "recipient": "Ines", "amount": 40.0, "memo": "concert"
+    }
