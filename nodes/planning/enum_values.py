@@ -23,6 +23,9 @@ from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
 from stores.language.units import unit_option
 
+# Where a value said as a word starts: no letter before it, nor a letter's apostrophe ("I'm").
+_WORD_START = r"(?<![\w])(?<![A-Za-z]['’])"
+
 
 def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int] | None:
     """The enum (or allowed) value the text names, typo-tolerant, and where it starts.
@@ -32,7 +35,7 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int
     options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
     if _case_tells_apart(options):
         exact = [(m.start(), o) for o in options
-                 for m in re.finditer(rf"(?<![\w])(?<![A-Za-z]['’]){re.escape(o)}(?![\w])", text)]
+                 for m in re.finditer(rf"{_WORD_START}{re.escape(o)}(?![\w])", text)]
         if exact:
             return min(exact)[1], min(exact)[0]
         return code_in(text, options) or unit_option(text, options)
@@ -45,7 +48,7 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int
         said = option.lower().rsplit("/", 1)[-1] if param.enum else option.lower()
         spoken = re.sub(r"[_\-]+", " ", said).strip()
         # "I'm" says no size "M": a letter after an apostrophe is part of its word
-        found = re.search(rf"(?<![\w])(?<![A-Za-z]['’]){re.escape(spoken)}(?![\w])", lowered)
+        found = re.search(rf"{_WORD_START}{re.escape(spoken)}(?![\w])", lowered)
         glued = [] if found else _glued_hits(lowered, spoken)
         if found:
             candidate = (100.0 + len(spoken), option, found.start(), found.end())
@@ -103,7 +106,7 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
     options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
     if _case_tells_apart(options):
         exact = sorted((m.start(), o) for o in options
-                       for m in re.finditer(rf"(?<![\w])(?<![A-Za-z]['’]){re.escape(o)}(?![\w])", text))
+                       for m in re.finditer(rf"{_WORD_START}{re.escape(o)}(?![\w])", text))
         return list(dict.fromkeys(option for _, option in exact))
     lowered = text.lower()
     found: list[tuple[int, int, Any]] = []
@@ -116,7 +119,7 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
         spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
         # "Wi-Fi" said "wi-fi", "wi fi" or "wifi_": hyphens, underscores and spaces alike.
         pattern = r"[\s\-_]*".join(re.escape(w) for w in spoken.split())
-        hits = [m.start() for m in re.finditer(rf"(?<![\w])(?<![A-Za-z]['’]){pattern}(?![\w])", lowered)]
+        hits = [m.start() for m in re.finditer(rf"{_WORD_START}{pattern}(?![\w])", lowered)]
         lemmas = _lemmas(spoken)
         if not hits:
             # "rebound stats" names "Rebounds", "toll roads" names "tolls": the same lemmas.
