@@ -109,11 +109,14 @@ REMOVALS = frozenset({"delete", "cancel", "archive"})
 def undoes_the_other(operation: str, tool_operations: AbstractSet[str]) -> bool:
     """One of the request's operation and the tool's removes, the other does not.
 
-    Only when both are known and differ: "delete my emails" against ``send_email``,
-    "book a table" against ``cancel_booking``.
+    Only when both are known writes and differ: "delete my emails" against ``send_email``,
+    "book a table" against ``cancel_booking`` ("dropped from rest" against
+    ``calculate_final_speed`` is a read's business).
     """
     if not operation or not tool_operations or operation in tool_operations:
         return False
+    if not tool_operations - READ_OPERATIONS or operation in READ_OPERATIONS:
+        return False  # a read against a write weighs as a mismatch of effect, no more
     return (operation in REMOVALS) != bool(tool_operations & REMOVALS)
 
 

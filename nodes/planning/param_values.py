@@ -223,6 +223,9 @@ def without_own_noun(value: Any, param: Param) -> Any:
     if param.kind != "string" or param.enum or not isinstance(value, str):
         return value
     words = value.split()
+    if len(words) >= 2 and words[0].islower() and words[1][:1].isupper() \
+            and lemmatize(singular(words[0])) in param.name_words:
+        return " ".join(words[1:])  # "the song Yesterday" for song_title: the song's name
     if len(words) < 2 or value != value.lower() or not re.fullmatch(r"[a-z][a-z\- ]*", value):
         return value
     noun = lemmatize(singular(words[-1]))

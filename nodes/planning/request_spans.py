@@ -100,7 +100,8 @@ _RELATIVE_DAY = re.compile(
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
 _MONEY = re.compile(
-    r"(?:[$€£¥]\s?)(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(k|m|million|billion|thousand))?"
+    # "$3m", "$2 million"; "$300,000 mortgage" has no scale
+    r"(?:[$€£¥]\s?)(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(k|m|million|billion|thousand)(?![A-Za-z]))?"
     r"|\b(\d+(?:,\d{3})*(?:\.\d+)?)\s*(?:dollars|usd|euros?|eur|pounds|gbp|yen|yuan|rmb)\b",
     re.I,
 )

@@ -57,7 +57,8 @@ _ABOUT = re.compile(
 )
 _SEARCH_NAMES = frozenset("query q keyword keywords term search topic".split())
 _SEARCH = re.compile(
-    r"\b(?:search|google|browse|look)\s+(?:up\s+)?(?:the\s+(?:web|internet)\s+|online\s+)?for\s+",
+    r"\b(?:search|google|browse|look)\s+(?:up\s+)?"
+    r"(?:the\s+(?:web|internet)\s+|online\s+|(?-i:[A-Z][\w]*)\s+)?for\s+",  # "search YouTube for"
     re.I,
 )
 # "add a note: buy more coffee filters": a noun, a colon, the words.
@@ -126,19 +127,28 @@ def said_content(
 
 
 def trim_when(said: str, start: int, atoms: Sequence[tuple[Span, int]]) -> str:
-    """The passed-on words without a time, day or target language said after them.
+    """The passed-on words without a time, day or bound said after them.
 
-    "water the plants at 6pm": the time is the reminder's, not the text's.
+    "water the plants at 6pm": the time is the reminder's, not the text's; "guitar lessons
+    under 10 minutes": the bound is a value of its own.
     """
     end = start + len(said)
     for span, _ in sorted(atoms, key=lambda item: -item[0].start):
-        if span.kind not in {"time", "date", "datetime"} or not start < span.start < end:
+        if not start < span.start < end or span.end < end - 1:
             continue
-        if span.end >= end - 1:
-            head = said[: span.start - start]
+        head = said[: span.start - start]
+        if span.kind in {"time", "date", "datetime"}:
             cut = re.search(r"\s+(?:at|on|by|before|after|for|every|each)?\s*$", head)
-            said = head[: cut.start()] if cut else head
-            end = start + len(said)
+        elif span.kind in {"number", "money", "percent"}:
+            # "guitar lessons under 10 minutes", "hotels below $200": a bound of its own
+            cut = re.search(r"\s+(?:under|over|below|above|within|less\s+than|more\s+than"
+                            r"|at\s+(?:least|most)|up\s+to|no\s+more\s+than)\s*$", head)
+            if cut is None:
+                continue
+        else:
+            continue
+        said = head[: cut.start()] if cut else head
+        end = start + len(said)
     return said
 
 

@@ -143,4 +143,15 @@ def unit_option(text: str, options: Sequence[str]) -> tuple[str, int] | None:
         hits = [option for option, unit in units if unit == said]
         if len(hits) == 1:
             return hits[0], match.start()
+    # "in F", "72°F", "degrees C": a temperature scale said by its letter (pint reads a lone
+    # F as farad and C as coulomb).
+    for match in _SCALE_LETTER.finditer(text):
+        said = unit_of(_SCALES[match.group(1)])
+        hits = [option for option, unit in units if unit == said]
+        if len(hits) == 1:
+            return hits[0], match.start(1)
     return None
+
+
+_SCALES = {"C": "degC", "F": "degF"}
+_SCALE_LETTER = re.compile(r"(?:\bin\s+|°\s?|\bdeg(?:rees?)?\s+|\d\s?)([CF])\b")

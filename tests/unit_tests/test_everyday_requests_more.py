@@ -328,3 +328,30 @@ def test_a_clause_that_names_one_more_argument_of_the_call_before_adds_it() -> N
     assert {k: v.get("value") for k, v in cores[0]["args"].items()} == {
         "recipient": "Ines", "amount": 40.0, "memo": "concert"
     }
+
+
+def test_a_scale_after_money_is_a_word_of_its_own() -> None:
+    spans = extract_spans("a $450,000 mortgage and a $40 keyboard and $12 mangoes")
+    assert [s.value for s in spans if s.kind == "money"] == [450000, 40, 12]
+    spans = extract_spans("a $3m budget and a $5k bonus")
+    assert [s.value for s in spans if s.kind == "money"] == [3000000.0, 5000]
+
+
+def test_a_temperature_scale_said_by_its_letter() -> None:
+    weather = schema(["location"], location={**STR, "description": "The city and state"},
+                     unit={**STR, "enum": ["celsius", "fahrenheit"]})
+    bound = bind_schema("how warm is it in Reno right now in C?", weather)
+    assert bound.sets == [{"location": "Reno, NV", "unit": "celsius"}]  # "city and state"
+
+
+def test_a_search_on_a_named_site_passes_on_what_follows_for() -> None:
+    videos = schema(["query"], query=STR, max_minutes={**INT, "description": "Longest video"})
+    bound = bind_schema("search Vimeo for sourdough shaping under 15 minutes", videos).sets[0]
+    assert bound == {"query": "sourdough shaping", "max_minutes": 15}
+
+
+def test_the_parameter_noun_before_a_name_is_no_part_of_it() -> None:
+    films = schema(["movie_title"], movie_title=STR)
+    assert bind_schema("showtimes for the movie Arrival", films).sets[0]["movie_title"] == (
+        "Arrival"
+    )
