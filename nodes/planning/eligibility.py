@@ -90,15 +90,21 @@ def tool_terms(spec: ToolSpec, lexicon: Lexicon) -> tuple[set[str], set[str], se
         name says weighs more than its tags, which are derived from its description (a
         "preview_order" tool describes the order it would create, but it creates nothing).
     """
-    name_operations: set[str] = set()
     name_objects: set[str] = set()
-    for word in (lemmatize(w) for w in tokenize(spec.name)):
+    said: list[tuple[int, str]] = []
+    words = [lemmatize(w) for w in tokenize(spec.name)]
+    for position, word in enumerate(words):
         operation = lexicon.canonical(word, "operation")
         obj = lexicon.canonical(word, "object")
         if operation:
-            name_operations.add(operation)
+            said.append((position, operation))
         if obj:
             name_objects.add(obj)
+    # A name says what it does by its first word ("read_file", "move_file": the file is no
+    # "file a complaint") or, named object first, by its last ("user_delete").
+    first = {op for position, op in said if position == 0}
+    last = {op for position, op in said if position == len(words) - 1}
+    name_operations = first or last or {op for _, op in said}
     return (name_operations, name_objects, set(spec.capability_tags[:2]), set(spec.entity_tags[:2]))
 
 
@@ -190,7 +196,9 @@ def score_candidates(
             # No word of the lexicon names the tool: what the request shares with its
             # schema is the fit ("the capital of Brazil" for ``country_info.capital``).
             score += RELEVANCE_WEIGHT * shared
-        if contradicts_effect(sub["operation"], spec):
+        if contradicts_effect(sub["operation"], spec) or asks_of_a_writer(
+            sub, ("operation", sub["operation"]) in said, name_ops
+        ):
             score -= EFFECT_MISMATCH
         scored.append(ScoredCandidate(score, rank, spec, fit, shared, own_fit=own_fit))
     scored = led_by_the_closest(sub["text"], scored, embedder)
@@ -462,6 +470,27 @@ def name_residue(sub: SubIntent, spec: ToolSpec, lexicon: Lexicon) -> int:
             continue
         residue += 1
     return residue
+
+
+_QUESTION = re.compile(
+    r"^\s*(?:what|which|who|whom|whose|where|when|how|is|are|was|were|does|do|did|has|have)"
+    r"\b|\?\s*$",
+    re.I,
+)
+
+
+def asks_of_a_writer(sub: SubIntent, said: bool, name_operations: AbstractSet[str]) -> bool:
+    """A clause that reads (a question, or a read said) against a tool named for a write.
+
+    "What files are in /home/ana?" is no delete_file, whatever its words share; the tool's
+    name says what it does when nothing else does (BFCL's tools carry no side effect).
+    """
+    if not name_operations or name_operations & READ_OPERATIONS:
+        return False
+    operation = sub["operation"]
+    if operation and said:
+        return operation in READ_OPERATIONS
+    return _QUESTION.search(sub["text"]) is not None and not said
 
 
 def contradicts_effect(operation: str, spec: ToolSpec) -> bool:

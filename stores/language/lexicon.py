@@ -274,6 +274,9 @@ class Lexicon:
             longest = min(self._longest_phrase, len(keys) - position)
             for length in range(longest, 0, -1):
                 entry = self._lookup(tuple(keys[position : position + length]))
+                if entry is not None and length == 1 and entry.kind == "operation" \
+                        and _plural_noun(tokens[position], keys[position]):
+                    continue  # "what files are in ...": the plural of "file" is no verb
                 if entry is not None:
                     matches.append(
                         TermMatch(position, position + length, entry.canonical, entry.kind)
@@ -392,3 +395,9 @@ def _parse_section(body: yaml.Node, kind: TermKind, section: str, source: str) -
             surface = _string_of(surface_node, source, f"synonym of '{canonical}'")
             entries.append(_Entry(kind, canonical, surface, source, datafile.line_of(surface_node)))
     return entries
+
+
+def _plural_noun(token: str, key: str) -> bool:
+    """A word said in the plural of its lemma ("files", "posts"): a noun, not a verb to do."""
+    return token != key and token.endswith("s") and not token.endswith("ss") \
+        and token[: -1] == key

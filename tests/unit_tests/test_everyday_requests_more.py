@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from nodes.parsing.splitting import states_facts
-from nodes.planning.eligibility import means_the_tool, undoes_the_other
+from nodes.planning.eligibility import means_the_tool, tool_terms, undoes_the_other
 from nodes.planning.param_fit import describe_params
 from nodes.planning.relevance import MIN_MEANING, meaning
 from nodes.planning.request_spans import extract_spans
@@ -25,6 +25,8 @@ from nodes.planning.said_content import said_content, trim_when
 from nodes.planning.schema_binder import bind_schema
 from stores.catalog.model import Catalog, ToolSpec
 from stores.language.date_formats import datetime_as_described
+from stores.language.keywords import tokenize
+from stores.language.lexicon import Lexicon
 from tests.unit_tests.test_rule_planner_schema import plan_catalog
 
 STR = {"type": "string"}
@@ -355,3 +357,45 @@ def test_the_parameter_noun_before_a_name_is_no_part_of_it() -> None:
     assert bind_schema("showtimes for the movie Arrival", films).sets[0]["movie_title"] == (
         "Arrival"
     )
+
+
+def test_a_plural_noun_is_no_operation() -> None:
+    lexicon = Lexicon.default()
+    tokens = tokenize("What files are in the shared folder?")
+    assert not [m for m in lexicon.find_terms(tokens) if m.kind == "operation"]
+    tokens = tokenize("file a complaint about the noise")
+    assert [m.canonical for m in lexicon.find_terms(tokens) if m.kind == "operation"] == [
+        "create"
+    ]
+
+
+def test_a_tool_name_says_its_operation_by_its_first_or_last_word() -> None:
+    lexicon = Lexicon.default()
+
+    def operations(name: str) -> set[str]:
+        spec = ToolSpec(id=f"t/{name}", name=name, agent="t", description="",
+                        input_schema=schema([]))
+        return tool_terms(spec, lexicon)[0]
+
+    assert operations("read_file") == {"get"}  # the file is no "file a complaint"
+    assert operations("delete_file") == {"delete"}
+    assert operations("user_delete") == {"delete"}
+
+
+def test_a_question_is_never_answered_by_a_tool_named_for_a_write() -> None:
+    catalog = Catalog()
+    for name, description in [("delete_folder", "Delete a folder and its files."),
+                              ("list_folder", "List the entries of a folder.")]:
+        catalog.add_raw_tool(
+            {"name": name, "agent": "t", "description": description, "side_effect": False,
+             "environment": "test", "input_schema": schema(["path"], path=STR)},
+            source="test",
+        )
+    draft = plan_catalog("What files are in the folder /srv/media?", catalog)
+    assert [c["tool_id"] for c in draft.calls] == ["t/list_folder"]
+
+
+def test_save_writes() -> None:
+    tokens = tokenize("save the draft to notes.txt")
+    assert [m.canonical for m in Lexicon.default().find_terms(tokens)
+            if m.kind == "operation"] == ["create"]
