@@ -31,6 +31,7 @@ def bind_named_values(
     used: set[int],
 ) -> None:
     """Bind what the request names outright into ``values`` (in place), marking atoms used."""
+    enum_pair_values(text, params, values, evidence)
     # Enum / allowed values named in the text bind first: the strongest evidence there is.
     for param in params:
         if param.name in values:
@@ -94,3 +95,43 @@ def bind_named_values(
         evidence[pair[0].name] = evidence[pair[1].name] = 2.0
         start, end = counted[2]
         used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)
+
+
+# The two ends of a conversion, by the first word of a parameter's name.
+_SOURCE_WORDS = frozenset({"from", "source", "input", "original", "src", "base"})
+_TARGET_WORDS = frozenset({"to", "target", "output", "desired", "dest"})
+_INTO = re.compile(r"\b(?:to|into|in)\s+(?:degrees\s+)?$", re.I)
+
+
+def enum_pair_values(
+    text: str, params: Sequence[Param], values: dict[str, list[Any]], evidence: dict[str, float]
+) -> None:
+    """Two allowed values said as a conversion's ends ("72 degrees Fahrenheit to Celsius").
+
+    For a source and a target parameter that allow the same values (``from_scale``,
+    ``to_scale``): the value said after "to", "into" or "in" is the target's, the other the
+    source's. Read before each parameter takes every value it allows named.
+    """
+    free = [p for p in params if p.name not in values and p.enum]
+    source = next((p for p in free if _first_word(p) in _SOURCE_WORDS), None)
+    target = next((p for p in free if _first_word(p) in _TARGET_WORDS), None)
+    if source is None or target is None or set(map(str, source.enum)) != set(
+        map(str, target.enum)
+    ):
+        return
+    named = enum_mentions(text, source)
+    if len(named) != 2:
+        return
+    lowered = text.lower()
+    where = {option: lowered.find(str(option).lower()) for option in named}
+    into = [o for o in named if where[o] >= 0 and _INTO.search(text[: where[o]])]
+    if len(into) != 1:
+        return
+    other = next(o for o in named if o != into[0])
+    values[source.name], values[target.name] = [other], [into[0]]
+    evidence[source.name] = evidence[target.name] = 2.0
+
+
+def _first_word(param: Param) -> str:
+    words = re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param.name).lower())
+    return words[0] if words else ""

@@ -163,6 +163,8 @@ _SLASHED_CODE = re.compile(
 )
 _AFTER_ID = re.compile(r"\b(?:ID|Id|id)\b\s*[:#]?\s*([A-Za-z0-9][\w\-]*)")
 _SCIENTIFIC = re.compile(r"\d+e[-+]?\d+")  # "1e5"; "6E123" is a flight, not 6 x 10^123
+# A handle or a channel: "@nasa", "#general" (not an e-mail, not "#5", not "C#").
+_TAGGED = re.compile(r"(?<![\w@#&.])[@#]([A-Za-z][\w\-]{1,38}[A-Za-z0-9])(?![\w@])")
 _IDENTIFIER = re.compile(r"\b(?=[A-Za-z_\-]*\d)(?=\d*[A-Za-z_])[A-Za-z0-9][\w\-]{2,}\b")
 
 
@@ -346,6 +348,12 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         if _free(taken, match.start(), match.end()):
             _add(spans, taken,
                  Span("identifier", match.group(), match.group(), match.start(), match.end()))
+    for match in _TAGGED.finditer(text):
+        # "@nasa", "#general": a handle or a channel; the sign is how it was written
+        if _free(taken, match.start(), match.end()):
+            _add(spans, taken, Span("identifier", match.group(1), match.group(1),
+                                    *match.span(1)))
+            taken.append(match.span())
     for match in _AFTER_ID.finditer(text):
         word = match.group(1)
         if (not word.isdigit() and word.lower() not in _NOT_NAMES | _CONNECTORS

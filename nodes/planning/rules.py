@@ -611,6 +611,12 @@ class RulePlanner:
             if attributes:
                 return {"value": attributes, "origin": "entity:pairs"}
         if schema.get("enum"):
+            read = spans.sets[0].get(param) if spans is not None else None
+            if read is not None and read in schema["enum"] and spans is not None \
+                    and spans.evidence.get(param, 0.0) >= 2.0:
+                # The schema binder read it named outright, with the other parameters in
+                # view ("72 degrees Fahrenheit to Celsius": from one, to the other).
+                return {"value": read, "origin": f"span:{param}"}
             mentioned = enum_mentioned(sub["text"], schema)
             if mentioned is not None:
                 return {"value": mentioned, "origin": "text"}

@@ -34,7 +34,7 @@ from nodes.planning.argument_sets import (
 )
 from nodes.planning.array_values import bind_arrays
 from nodes.planning.currency_values import currency_values
-from nodes.planning.descriptions import context_of_value
+from nodes.planning.descriptions import asks_date_form, context_of_value
 from nodes.planning.frequency_values import frequency_values
 from nodes.planning.name_phrases import phrase_after_cue, phrase_before_name
 from nodes.planning.named_lists import values_named_in_order
@@ -352,6 +352,8 @@ def _phrases_by_meaning(
         and not p.closed
         and not p.enum
         and not p.identifier
+        # "at the moment" is no date "YYYY-MM-DD": a date is said as one or not at all
+        and not asks_date_form(p.schema)
     ]
     if not wanted:
         return

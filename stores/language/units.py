@@ -132,7 +132,12 @@ def unit_option(text: str, options: Sequence[str]) -> tuple[str, int] | None:
     "in miles" names ``mi`` of ``["km", "mi"]``: both are pint's mile. The first word of the
     text that names the unit of exactly one option wins; None when no word does.
     """
-    units = [(option, unit_of(option)) for option in options if isinstance(option, str)]
+    letters = all(str(o).strip("°").upper() in _SCALES_ALL for o in options) and options
+    units = [
+        # ["C", "F"]: temperature scales by their letters, not coulomb and farad
+        (option, unit_of(_SCALES_ALL[option.strip("°").upper()]) if letters else unit_of(option))
+        for option in options if isinstance(option, str)
+    ]
     units = [(option, unit) for option, unit in units if unit is not None]
     if not units:
         return None
@@ -154,4 +159,5 @@ def unit_option(text: str, options: Sequence[str]) -> tuple[str, int] | None:
 
 
 _SCALES = {"C": "degC", "F": "degF"}
+_SCALES_ALL = {**_SCALES, "K": "kelvin"}
 _SCALE_LETTER = re.compile(r"(?:\bin\s+|°\s?|\bdeg(?:rees?)?\s+|\d\s?)([CF])\b")

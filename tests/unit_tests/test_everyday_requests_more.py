@@ -399,3 +399,36 @@ def test_save_writes() -> None:
     tokens = tokenize("save the draft to notes.txt")
     assert [m.canonical for m in Lexicon.default().find_terms(tokens)
             if m.kind == "operation"] == ["create"]
+
+
+def test_words_near_a_date_in_meaning_are_no_date() -> None:
+    past = schema(["city", "day"], city=STR, day={**STR, "description": "YYYY-MM-DD"})
+
+    def near(query: str, phrases: Sequence[str]) -> list[float]:
+        return [0.9 for _ in phrases]
+
+    bound = bind_schema("How's the sea in Split at the moment?", past, similarity=near)
+    assert bound.missing == ["day"]
+
+
+def test_the_ends_of_a_conversion_between_allowed_values() -> None:
+    scales = ["celsius", "fahrenheit", "kelvin"]
+    convert = schema(["value", "from_scale", "to_scale"], value={"type": "number"},
+                     from_scale={**STR, "enum": scales}, to_scale={**STR, "enum": scales})
+    bound = bind_schema("what is 451 fahrenheit in kelvin", convert)
+    assert bound.sets == [{"value": 451.0, "from_scale": "fahrenheit", "to_scale": "kelvin"}]
+
+
+def test_scale_letters_as_allowed_values_are_temperatures() -> None:
+    thermostat = schema(["temperature"], temperature={"type": "number"},
+                        unit={**STR, "enum": ["C", "F"]})
+    bound = bind_schema("warm the nursery to 23 degrees celsius", thermostat).sets[0]
+    assert bound == {"temperature": 23.0, "unit": "C"}
+
+
+def test_a_handle_or_a_channel_is_one_value_without_its_sign() -> None:
+    spans = extract_spans("post it to #design-team and tag @lea_m")
+    assert [(s.kind, s.value) for s in spans] == [
+        ("identifier", "design-team"), ("identifier", "lea_m")
+    ]
+    assert [s.kind for s in extract_spans("mail ana@site.io")] == ["email"]
