@@ -625,6 +625,12 @@ def _shaped_as_described(span: Span, param: Param) -> bool:
     )
 
 
+_WRITTEN_IN = re.compile(
+    r"\b(?:written|coded|programmed|implemented|spoken|published|translated)\s+(?:in|into)\s+$",
+    re.I,
+)
+
+
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
     before = own_words_before(text, span)
@@ -682,6 +688,10 @@ def cue_score(text: str, span: Span, param: Param) -> float:
     side = bound_side(text, span, param.name)
     if side:
         score = max(score, NAME_CUE) if side > 0 else score - NAME_CUE
+    if span.kind == "name" and param.name_words & {"language", "lang"} and _WRITTEN_IN.search(
+        text[: span.start]
+    ):
+        score = max(score, NAME_CUE)  # "repositories written in Rust", "a book written in Urdu"
     named_after = re.match(r"\s+as\s+(?:the|a|an|my|its)\s+([A-Za-z]+)\b", text[span.end :])
     if named_after and _word_match(lemmatize(singular(named_after.group(1).lower())),
                                    param.name_words):

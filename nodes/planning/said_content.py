@@ -141,7 +141,8 @@ def trim_when(said: str, start: int, atoms: Sequence[tuple[Span, int]]) -> str:
             cut = re.search(r"\s+(?:at|on|by|before|after|for|every|each)?\s*$", head)
         elif span.kind in {"number", "money", "percent"}:
             # "guitar lessons under 10 minutes", "hotels below $200": a bound of its own
-            cut = re.search(r"\s+(?:under|over|below|above|within|less\s+than|more\s+than"
+            cut = re.search(r"\s+(?:(?:with|having|that\s+have)\s+)?"
+                            r"(?:under|over|below|above|within|less\s+than|more\s+than"
                             r"|at\s+(?:least|most)|up\s+to|no\s+more\s+than)\s*$", head)
             if cut is None:
                 continue
@@ -176,6 +177,11 @@ def bind_said_content(
     values[param.name] = [said]
     evidence[param.name] = 2.0
     used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)
+    site = _SEARCH.search(text)
+    if site is not None and site.end() == start:
+        # "search GitHub for ...": the site searched is no value of the search
+        used.update(i for i, (span, _) in enumerate(atoms)
+                    if site.start() <= span.start < site.end())
 
 
 def _takes(param: Param, names: AbstractSet[str]) -> bool:

@@ -432,3 +432,30 @@ def test_a_handle_or_a_channel_is_one_value_without_its_sign() -> None:
         ("identifier", "design-team"), ("identifier", "lea_m")
     ]
     assert [s.kind for s in extract_spans("mail ana@site.io")] == ["email"]
+
+
+def test_a_name_after_written_in_is_a_language() -> None:
+    repos = schema([], language={**STR, "description": "Programming language"},
+                   limit={**INT, "description": "How many repositories"})
+    bound = bind_schema("top 3 repositories on GitLab written in Elixir", repos,
+                        read_only=True)
+    assert bound.sets[0] == {"language": "Elixir", "limit": 3}
+
+
+def test_a_whole_name_is_as_near_as_its_head_noun() -> None:
+    places = schema(["place"], place={**STR, "description": "Name of the place"})
+
+    def near(query: str, phrases: Sequence[str]) -> list[float]:
+        scores = {"aquarium": 0.3, "shedd aquarium": 0.2, "shedd": 0.22}
+        return [scores.get(phrase, 0.0) for phrase in phrases]
+
+    bound = bind_schema("when does the shedd aquarium close", places, similarity=near)
+    assert bound.sets[0]["place"] == "shedd aquarium"
+
+
+def test_the_site_searched_is_no_value_and_a_bound_with_with_is_cut() -> None:
+    repos = schema(["query"], query={**STR, "description": "Search keywords"},
+                   language={**STR, "description": "Programming language"},
+                   min_stars={**INT, "description": "Minimum number of stars"})
+    bound = bind_schema("Search GitLab for parsers with more than 200 stars", repos).sets[0]
+    assert bound == {"query": "parsers", "min_stars": 200}
