@@ -436,16 +436,18 @@ def _phrases_by_meaning(
                  and scores[i] >= scores[best] - OF_SLACK
                  # "plays jazz" is no genre of music "to be played": a cue is no part of it
                  and not (content_words(phrase) - content_words(phrases[best])) & cues]
-        head = best
+        noun_at = best
         best = max(whole, key=lambda i: scores[i]) if whole else best
         # The whole is as near as its head noun ("the louvre museum" as "museum").
-        near = max(scores[best], scores[head])
+        near = max(scores[best], scores[noun_at])
         # Parts of the chosen phrase compete with it for nothing ("louvre" of it).
         rest = [score for i, score in enumerate(scores)
-                if i not in {best, head} and phrases[i] not in phrases[best]]
+                if i not in {best, noun_at} and phrases[i] not in phrases[best]]
         # "a vegetarian lasagna recipe" for "Dish name": the one phrase of some meaning near,
         # far ahead of the rest, is the value though the small model rates it low.
-        alone = near >= PHRASE_SIMILARITY_ALONE and all(score <= near - PHRASE_LEAD for score in rest)
+        alone = near >= PHRASE_SIMILARITY_ALONE and all(
+            score <= near - PHRASE_LEAD for score in rest
+        )
         if near >= PHRASE_SIMILARITY or alone:
             values[param.name] = [phrases[best]]
             phrases.pop(best)
