@@ -46,6 +46,7 @@ from nodes.parsing.splitting import (
     PREPOSITIONS,
     QUOTED,
     ClauseSplitter,
+    opens_with_sending,
 )
 from nodes.state import Action, Entities, Intent, SubIntent
 from stores.language.cues import english_words_of
@@ -265,6 +266,9 @@ class RuleIntentParser:
         operation, target = self._refine_operation(
             tokens, operation, operation_match, target, objects
         )
+        if opens_with_sending(clause.text):
+            # "email sam@x.io that dinner is booked": the words passed on ask for nothing
+            operation = self.lexicon.canonical("send", "operation") or operation
         clause.operation = operation
         clause.target = target
         clause.objects = list(dict.fromkeys(m.canonical for m in objects))

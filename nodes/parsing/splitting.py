@@ -35,6 +35,24 @@ _COUNT_WORDS = frozenset(
     hundred dozen few several couple""".split()
 )
 PREPOSITIONS = frozenset("for of to with from by using in on at".split())
+# Verbs that send words to someone ("and email Sam that ..."), followed by who gets them: a
+# new step, though no operation of the lexicon ("email" is as often a noun).
+_SENDING_VERBS = frozenset({"email", "text", "message", "ping", "notify", "tell", "remind", "call"})
+_RECIPIENT = re.compile(
+    r"\s+(?:[\w.+\-]+@[\w\-]+\.[\w.]+|[A-Z][\w'\-]*|him|her|them|me|us|(?:the|my|our)\s+[a-z]+)"
+    # what is sent follows ("... and email a@b.com" alone is an attribute, no step)
+    r"\s*(?:that|saying|to|about|[:'\"“])"
+)
+
+
+def opens_with_sending(text: str) -> bool:
+    """Whether a clause opens with a verb that sends words to someone ("Email Sam that ...")."""
+    first = re.match(r"\s*(?:(?:please|and|then|also)\s+)*([A-Za-z]+)", text, re.I)
+    return first is not None and first.group(1).lower() in _SENDING_VERBS and (
+        _RECIPIENT.match(text, first.end()) is not None
+    )
+
+
 # Who a statement is about: "The car ...", "It has ...", "They plan ...", "I invested ...".
 _SUBJECTS = DETERMINERS | frozenset(
     "i we you he she it they there one all both neither none many most several".split()
@@ -484,6 +502,10 @@ class ClauseSplitter:
         tokens = [t for *_, t in spans]
         if self.order_as_verb(tokens, 0):
             return True
+        if tokens[0] in _SENDING_VERBS and _RECIPIENT.match(text, spans[0][1]):
+            return True  # "... and email sam@x.io that dinner is booked"
+        if len(spans) > 1 and all(text[start : start + 1].isupper() for start, _, _ in spans[:2]):
+            return False  # "Tokyo, London and New York": a capital word before another is a name
         matches = self.lexicon.find_terms(tokens[:4])
         if not matches or matches[0].start != 0 or matches[0].kind != "operation":
             return False

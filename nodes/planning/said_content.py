@@ -35,7 +35,7 @@ _LANGUAGE = frozenset({"language", "lang", "locale"})
 _SPEECH = re.compile(
     r"\b(?:saying|that\s+says|which\s+says|stating|reading|with\s+the\s+(?:text|message|words?)"
     r"|(?i:tell|ask|inform|remind|text|message|email|ping)\s+"
-    r"(?:me|him|her|them|us|(?:the|my|our)\s+[a-z]+|[A-Z][\w'\-]*)"
+    r"(?:me|him|her|them|us|(?:the|my|our)\s+[a-z]+|[A-Z][\w'\-]*|[\w.+\-]+@[\w\-]+\.[\w.]+)"
     r"\s+(?:that|to|about)"
     # "tell her the report is attached": to another, the words follow without "that"
     r"|(?i:tell|inform)\s+(?:him|her|them|[A-Z][\w'\-]*)(?=\s+(?!(?:that|to|about)\b)[a-z])"

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from nodes.parsing.splitting import states_facts
+from nodes.parsing.splitting import opens_with_sending, states_facts
 from nodes.planning.eligibility import means_the_tool, tool_terms, undoes_the_other
 from nodes.planning.param_fit import describe_params
 from nodes.planning.relevance import MIN_MEANING, meaning
@@ -459,3 +459,45 @@ def test_the_site_searched_is_no_value_and_a_bound_with_with_is_cut() -> None:
                    min_stars={**INT, "description": "Minimum number of stars"})
     bound = bind_schema("Search GitLab for parsers with more than 200 stars", repos).sets[0]
     assert bound == {"query": "parsers", "min_stars": 200}
+
+
+def test_a_list_of_cities_ending_in_new_york_is_one_clause() -> None:
+    draft_calls = _core_calls("What time is it in Oslo, Lima and New York?", "local_time",
+                              "Current local time in a city", schema(["city"], city=STR))
+    assert [c["city"] for c in draft_calls] == ["Oslo", "Lima", "New York"]
+
+
+def test_and_then_a_sending_verb_with_its_recipient_is_a_step_of_its_own() -> None:
+    catalog = Catalog()
+    for name, description, params in [
+        ("book_table", "Reserve a restaurant table",
+         schema(["restaurant"], restaurant=STR, people=INT)),
+        ("send_email", "Send an email", schema(["to", "body"], to=STR, body=STR)),
+    ]:
+        catalog.add_raw_tool(
+            {"name": name, "agent": "t", "description": description, "side_effect": True,
+             "environment": "test", "input_schema": params},
+            source="test",
+        )
+    draft = plan_catalog(
+        "Book a table at Zuni for 2 people and email kai@home.net that it is booked", catalog
+    )
+    cores = [(c["tool_id"], {k: v.get("value") for k, v in c["args"].items()})
+             for c in draft.calls if c["role"] == "core"]
+    assert cores == [
+        ("t/book_table", {"restaurant": "Zuni", "people": 2}),
+        ("t/send_email", {"to": "kai@home.net", "body": "it is booked"}),
+    ]
+    # "and email a@b.com" with nothing sent is an attribute of the same step
+    assert not opens_with_sending("email a@b.com")
+
+
+def _core_calls(request: str, name: str, description: str, params: dict[str, Any]) -> list[Any]:
+    catalog = Catalog()
+    catalog.add_raw_tool(
+        {"name": name, "agent": "t", "description": description, "side_effect": False,
+         "environment": "test", "input_schema": params},
+        source="test",
+    )
+    return [{k: v.get("value") for k, v in c["args"].items()}
+            for c in plan_catalog(request, catalog).calls if c["role"] == "core"]
