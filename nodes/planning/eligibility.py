@@ -91,20 +91,22 @@ def tool_terms(spec: ToolSpec, lexicon: Lexicon) -> tuple[set[str], set[str], se
         "preview_order" tool describes the order it would create, but it creates nothing).
     """
     name_objects: set[str] = set()
-    said: list[tuple[int, str]] = []
+    said: list[tuple[int, str, bool]] = []
     words = [lemmatize(w) for w in tokenize(spec.name)]
     for position, word in enumerate(words):
         operation = lexicon.canonical(word, "operation")
         obj = lexicon.canonical(word, "object")
         if operation:
-            said.append((position, operation))
+            said.append((position, operation, obj is not None))
         if obj:
             name_objects.add(obj)
     # A name says what it does by its first word ("read_file", "move_file": the file is no
-    # "file a complaint") or, named object first, by its last ("user_delete").
-    first = {op for position, op in said if position == 0}
-    last = {op for position, op in said if position == len(words) - 1}
-    name_operations = first or last or {op for _, op in said}
+    # "file a complaint") or, named object first, by its last ("user_delete"); a later word
+    # the lexicon also knows as a thing done keeps its operation ("create_refund" refunds).
+    first = {op for position, op, _ in said if position == 0}
+    last = {op for position, op, _ in said if position == len(words) - 1}
+    both = {op for position, op, thing in said if position > 0 and thing}
+    name_operations = (first | both) if first else (last or {op for _, op, _ in said})
     return (name_operations, name_objects, set(spec.capability_tags[:2]), set(spec.entity_tags[:2]))
 
 
