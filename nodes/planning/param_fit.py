@@ -237,6 +237,9 @@ _MEASURE_WORDS = frozenset({
 })
 
 
+_PLURALS = frozenset({"people", "children", "men", "women", "persons", "folks", "guests"})
+
+
 def _measures_nothing_said(span: Span, param: Param) -> bool:
     """A number with a unit ("5 years") for a text parameter that says nothing of measures.
 
@@ -248,7 +251,8 @@ def _measures_nothing_said(span: Span, param: Param) -> bool:
     unit = lemmatize(singular(span.unit.lower()))
     if unit_of(span.unit) is None:
         # lower case: "the 2019 Eredivisie" is a year said before a name
-        counted = span.value == 1 or singular(span.unit) != span.unit  # "2 adults"
+        # "2 adults", "3 people": things counted are said in the plural
+        counted = span.value == 1 or singular(span.unit) != span.unit or span.unit in _PLURALS
         return span.unit.isalpha() and span.unit.islower() and len(span.unit) > 2 \
             and counted and not _word_match(unit, said)
     return not said & (_MEASURE_WORDS | DATE_WORDS) and not _word_match(unit, said) and \
@@ -388,6 +392,23 @@ def _clause_end(text: str, span: Span) -> int:
 _TRIP_STARTS = frozenset({"origin", "source", "pickup", "departure", "start"})
 _TRIP_ENDS = frozenset({"destination", "dropoff", "drop", "arrival", "end"})
 ROUTE_CUE = 0.8
+# How much nearer a phrase said after "from" (or "to") is to a trip's start (or end).
+TRIP_END_LIFT = 0.3
+
+
+def trip_end_said(text: str, phrase: str, param: Param) -> bool:
+    """The phrase is said right after "from" ("to"), and the parameter is a trip's start (end).
+
+    "a cab from the airport" for ``pickup``.
+    """
+    if len(param.name_words) > 2:
+        return False
+    for word, ends in (("from", _TRIP_STARTS), ("to", _TRIP_ENDS)):
+        if ends & param.name_words and re.search(
+            rf"\b{word}\s+(?:the\s+|a\s+|an\s+|my\s+)?{re.escape(phrase)}\b", text, re.I
+        ):
+            return True
+    return False
 
 
 def _preposition_cue(text: str, span: Span, param: Param) -> float:

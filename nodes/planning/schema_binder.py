@@ -44,10 +44,12 @@ from nodes.planning.param_fit import (
     _WEAK,
     DATE_WORDS,
     STRONG_CUE,
+    TRIP_END_LIFT,
     Param,
     content_words,
     cue_score,
     describe_params,
+    trip_end_said,
     type_fit,
 )
 from nodes.planning.param_values import (
@@ -411,6 +413,10 @@ def _phrases_by_meaning(
         singulars = [_singular_phrase(phrase) for phrase in phrases]
         scores = [max(pair) for pair in zip(similarity(query, phrases),
                                             similarity(query, singulars), strict=True)]
+        # "a cab from the airport to ...": the phrase "from" says is where a trip starts
+        for index, phrase in enumerate(phrases):
+            if trip_end_said(text, phrase, param):
+                scores[index] += TRIP_END_LIFT
         # The parameter's own name said ("the living room") is its cue, never its value, nor
         # are the words its description describes the value with ("recipe" of "the dish whose
         # recipe is fetched").

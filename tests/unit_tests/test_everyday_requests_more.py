@@ -501,3 +501,15 @@ def _core_calls(request: str, name: str, description: str, params: dict[str, Any
     )
     return [{k: v.get("value") for k, v in c["args"].items()}
             for c in plan_catalog(request, catalog).calls if c["role"] == "core"]
+
+
+def test_a_phrase_after_from_is_where_a_trip_starts() -> None:
+    ride = schema(["pickup", "dropoff"], pickup={**STR, "description": "Pickup address"},
+                  dropoff={**STR, "description": "Drop-off address"})
+
+    def near(query: str, phrases: Sequence[str]) -> list[float]:
+        return [0.3 if phrase == "van" else 0.2 for phrase in phrases]
+
+    bound = bind_schema("get me a van from the harbour to 12 Elm Road for 3 people", ride,
+                        similarity=near)
+    assert bound.sets[0]["pickup"] == "harbour"
