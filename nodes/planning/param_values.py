@@ -39,8 +39,9 @@ def span_value(span: Span, param: Param) -> Any:
     "5%" is 0.05 for "the annual interest rate", and 5 for "the yield as a percentage".
     """
     if span.kind == "percent" and param.kind == "number" and isinstance(span.value, int | float):
-        said = " ".join(param.description_words)
-        if "percent" not in said and "percentage" not in said:
+        # "tip_percent", "the yield as a percentage": the number said stays the number
+        said = " ".join([*param.description_words, *param.name_words])
+        if "percent" not in said and "percentage" not in said and "pct" not in said:
             return round(float(span.value) / 100, 10)
     hour = whole_hour(span, param) if param.kind == "integer" else None
     if hour is not None:

@@ -615,8 +615,10 @@ class RulePlanner:
             if read is not None and read in schema["enum"] and spans is not None \
                     and spans.evidence.get(param, 0.0) >= 2.0:
                 # The schema binder read it named outright, with the other parameters in
-                # view ("72 degrees Fahrenheit to Celsius": from one, to the other).
-                return {"value": read, "origin": f"span:{param}"}
+                # view ("72 degrees Fahrenheit to Celsius": from one, to the other). An
+                # allowed value named is a word of the request, as weak a sign of which tool
+                # as the enum match below ("wallet" names pay_order's method "balance").
+                return {"value": read, "origin": "text"}
             mentioned = enum_mentioned(sub["text"], schema)
             if mentioned is not None:
                 return {"value": mentioned, "origin": "text"}
