@@ -513,3 +513,10 @@ def test_a_phrase_after_from_is_where_a_trip_starts() -> None:
     bound = bind_schema("get me a van from the harbour to 12 Elm Road for 3 people", ride,
                         similarity=near)
     assert bound.sets[0]["pickup"] == "harbour"
+
+
+def test_a_percentage_for_a_parameter_named_for_one_stays_the_number_said() -> None:
+    split = schema(["total"], total={"type": "number"}, tip_percent={"type": "number"})
+    assert bind_schema("split $90 with an 18% tip", split).sets[0]["tip_percent"] == 18.0
+    loan = schema(["rate"], rate={"type": "number", "description": "annual interest rate"})
+    assert bind_schema("a loan at 4%", loan).sets[0]["rate"] == 0.04
