@@ -181,13 +181,15 @@ def score_candidates(
         )
         if (
             not named_object
-            and (fit == 0.0 or not sub["target"])
+            and (fit == 0.0 or not sub["target"] or spec.side_effect is not False)
             and fit_reason(sub["text"], spec, shared, embedder) is None
         ):
             # A verb alone ("calculate", "get") says nothing of which tool: a request that
             # names no object the lexicon knows must share what the tool is about with its
             # schema ("show their wallet balance" may still use get_user), in words or in
-            # meaning ("Canadian dollars" for a currency converter).
+            # meaning ("Canadian dollars" for a currency converter). A write whose name
+            # fits by its operation only ("order a coffee" against create_calendar_event)
+            # must too: an effect is never chosen on the verb alone.
             continue
         if unknown_domain and spec.side_effect is not False:
             # Nothing in the clause was understood ("hola", "asdf"): a read may still

@@ -520,3 +520,19 @@ def test_a_percentage_for_a_parameter_named_for_one_stays_the_number_said() -> N
     assert bind_schema("split $90 with an 18% tip", split).sets[0]["tip_percent"] == 18.0
     loan = schema(["rate"], rate={"type": "number", "description": "annual interest rate"})
     assert bind_schema("a loan at 4%", loan).sets[0]["rate"] == 0.04
+
+
+def test_a_write_that_fits_by_its_operation_alone_is_no_fit() -> None:
+    catalog = Catalog()
+    catalog.add_raw_tool(
+        {"name": "create_calendar_event", "agent": "t", "description": "Add an event to the "
+         "calendar.", "side_effect": True, "environment": "test",
+         "input_schema": schema(["title", "date"], title=STR,
+                                date={**STR, "description": "YYYY-MM-DD"})},
+        source="test",
+    )
+    draft = plan_catalog("Order a large tea from the corner cafe", catalog)
+    assert not draft.calls and draft.question is None and draft.gaps
+    # The same tool when the request says what it is about
+    draft = plan_catalog("Add an event called Standup to the calendar on 2031-04-02", catalog)
+    assert [c["tool_id"] for c in draft.calls] == ["t/create_calendar_event"]
