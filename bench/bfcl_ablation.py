@@ -62,7 +62,7 @@ def _switches() -> dict[str, tuple[str, Callable[[], contextlib.AbstractContextM
         ),
         "embedding similarity": (
             "free-text values are not found by meaning",
-            lambda: patches((schema_binder, "_phrases_by_meaning", lambda *a, **k: None)),
+            lambda: patches((schema_binder, "phrases_by_meaning", lambda *a, **k: None)),
         ),
         "enum matching": (
             "enum and allowed values are not looked for in the text",

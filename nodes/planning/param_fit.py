@@ -24,9 +24,7 @@ from nodes.planning.descriptions import (
     counted_phrase,
     counted_unit,
     describes_count,
-    example_shapes,
     stranded_preposition,
-    written_shape,
 )
 from nodes.planning.request_spans import (
     DAY_NAMES,
@@ -34,6 +32,12 @@ from nodes.planning.request_spans import (
     Span,
     context_words,
     is_relative_day,
+)
+from nodes.planning.said_forms import (
+    ROUTE_CUE,
+    trip_end_of,
+    written_as_described,
+    written_in,
 )
 from nodes.planning.value_cues import (
     bound_side,
@@ -388,29 +392,6 @@ def _clause_end(text: str, span: Span) -> int:
     return span.end + len(rest)
 
 
-# Names of the two ends of a trip, said with "from" and "to".
-_TRIP_STARTS = frozenset({"origin", "source", "pickup", "departure", "start"})
-_TRIP_ENDS = frozenset({"destination", "dropoff", "drop", "arrival", "end"})
-ROUTE_CUE = 0.8
-# How much nearer a phrase said after "from" (or "to") is to a trip's start (or end).
-TRIP_END_LIFT = 0.3
-
-
-def trip_end_said(text: str, phrase: str, param: Param) -> bool:
-    """The phrase is said right after "from" ("to"), and the parameter is a trip's start (end).
-
-    "a cab from the airport" for ``pickup``.
-    """
-    if len(param.name_words) > 2:
-        return False
-    for word, ends in (("from", _TRIP_STARTS), ("to", _TRIP_ENDS)):
-        if ends & param.name_words and re.search(
-            rf"\b{word}\s+(?:the\s+|a\s+|an\s+|my\s+)?{re.escape(phrase)}\b", text, re.I
-        ):
-            return True
-    return False
-
-
 def _preposition_cue(text: str, span: Span, param: Param) -> float:
     """The word right before a span is a word of the parameter's name ("from" of from_date).
 
@@ -425,11 +406,9 @@ def _preposition_cue(text: str, span: Span, param: Param) -> float:
     word = before[-1]
     if word == first and word in STOPWORDS:
         return NAME_CUE
-    # "a cab from the hotel to 221B Baker Street": where a trip starts and where it ends
-    ends = _TRIP_STARTS if word == "from" else _TRIP_ENDS if word == "to" else frozenset()
-    if span.kind not in {"name", "quoted"}:
-        return 0.0  # "set the trees to 200" is no end of a trip, nor of a range
-    return ROUTE_CUE if ends & param.name_words and len(param.name_words) <= 2 else 0.0
+    # "a cab from the hotel to 221B Baker Street": where a trip starts and where it ends;
+    # "set the trees to 200" is no end of a trip, nor of a range
+    return ROUTE_CUE if span.kind in {"name", "quoted"} and trip_end_of(word, param) else 0.0
 
 
 def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float) -> float:
@@ -629,29 +608,6 @@ def _after_stranded_preposition(text: str, span: Span, param: Param) -> bool:
     return bool(before) and before[-1] == stranded
 
 
-_SLASHED_FORM = re.compile(r"(?<![\w/.])[A-Za-z][\w\-]*(?:/[A-Za-z][\w\-]*)+(?![\w/])")
-
-
-def _shaped_as_described(span: Span, param: Param) -> bool:
-    """A name with a slash in it, for a parameter whose description shows that form.
-
-    "owner/name", "org/repo", "namespace/image": as many parts as the span has.
-    """
-    if span.kind != "path" or span.text.startswith(("/", "~", ".")) or "/" not in span.text:
-        return False
-    parts = span.text.count("/")
-    return any(
-        form.group().count("/") == parts
-        for form in _SLASHED_FORM.finditer(str(param.schema.get("description") or ""))
-    )
-
-
-_WRITTEN_IN = re.compile(
-    r"\b(?:written|coded|programmed|implemented|spoken|published|translated)\s+(?:in|into)\s+$",
-    re.I,
-)
-
-
 def cue_score(text: str, span: Span, param: Param) -> float:
     """Evidence from the words beside a span that it is this parameter's value."""
     before = own_words_before(text, span)
@@ -709,20 +665,15 @@ def cue_score(text: str, span: Span, param: Param) -> float:
     side = bound_side(text, span, param.name)
     if side:
         score = max(score, NAME_CUE) if side > 0 else score - NAME_CUE
-    if span.kind == "name" and param.name_words & {"language", "lang"} and _WRITTEN_IN.search(
-        text[: span.start]
-    ):
+    if written_in(text, span, param):
         score = max(score, NAME_CUE)  # "repositories written in Rust", "a book written in Urdu"
     named_after = re.match(r"\s+as\s+(?:the|a|an|my|its)\s+([A-Za-z]+)\b", text[span.end :])
     if named_after and _word_match(lemmatize(singular(named_after.group(1).lower())),
                                    param.name_words):
         score = max(score, NAME_CUE)  # "write 'dinner' as the note"
-    if _shaped_as_described(span, param):
-        score = max(score, NAME_CUE)  # "octo/hello-world" for a repository "owner/name"
-    if span.kind in {"name", "identifier", "quoted"} and isinstance(span.value, str) and (
-        written_shape(span.value) in example_shapes(str(param.schema.get("description") or ""))
-    ):
-        score = max(score, NAME_CUE)  # "(AAPL)" written as the example "e.g. MSFT" is
+    if written_as_described(span, param):
+        # "octo/hello-world" for a repository "owner/name"; "(AAPL)" for "e.g. MSFT"
+        score = max(score, NAME_CUE)
     if span.kind == "keyvalue" and span.key:
         key_words = content_words(span.key) or {span.key.lower()}
         if len(span.key) == 1 and param.name.lower() != span.key.lower():

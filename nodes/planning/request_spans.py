@@ -200,9 +200,11 @@ def _owner_and_name(raw: str) -> bool:
         return False  # "miles/hour", "km/h": a rate's units
     # "true/false", "on/off": words offered as alternatives are short plain words
     marked = any(re.search(r"[\d_.\-]|[a-z][A-Z]", part) for part in parts)
-    return marked or (len(parts) > 2 or min(len(p) for p in parts) >= 4) and raw.lower() not in {
+    long_enough = len(parts) > 2 or min(len(p) for p in parts) >= 4
+    alternatives = raw.lower() in {
         "either/or", "and/or", "true/false", "input/output", "read/write", "yes/no"
     }
+    return marked or (long_enough and not alternatives)
 
 
 def _number(raw: str) -> float:

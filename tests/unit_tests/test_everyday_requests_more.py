@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 import numpy as np
 
@@ -27,14 +26,8 @@ from stores.catalog.model import Catalog, ToolSpec
 from stores.language.date_formats import datetime_as_described
 from stores.language.keywords import tokenize
 from stores.language.lexicon import Lexicon
+from tests.unit_tests.test_everyday_requests import INT, STR, _planned, schema
 from tests.unit_tests.test_rule_planner_schema import plan_catalog
-
-STR = {"type": "string"}
-INT = {"type": "integer"}
-
-
-def schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": required}
 
 
 def test_a_statement_about_the_speaker_is_context_not_a_request() -> None:
@@ -462,7 +455,7 @@ def test_the_site_searched_is_no_value_and_a_bound_with_with_is_cut() -> None:
 
 
 def test_a_list_of_cities_ending_in_new_york_is_one_clause() -> None:
-    draft_calls = _core_calls("What time is it in Oslo, Lima and New York?", "local_time",
+    draft_calls = _planned("What time is it in Oslo, Lima and New York?", "local_time",
                               "Current local time in a city", schema(["city"], city=STR))
     assert [c["city"] for c in draft_calls] == ["Oslo", "Lima", "New York"]
 
@@ -491,16 +484,6 @@ def test_and_then_a_sending_verb_with_its_recipient_is_a_step_of_its_own() -> No
     # "and email a@b.com" with nothing sent is an attribute of the same step
     assert not opens_with_sending("email a@b.com")
 
-
-def _core_calls(request: str, name: str, description: str, params: dict[str, Any]) -> list[Any]:
-    catalog = Catalog()
-    catalog.add_raw_tool(
-        {"name": name, "agent": "t", "description": description, "side_effect": False,
-         "environment": "test", "input_schema": params},
-        source="test",
-    )
-    return [{k: v.get("value") for k, v in c["args"].items()}
-            for c in plan_catalog(request, catalog).calls if c["role"] == "core"]
 
 
 def test_a_phrase_after_from_is_where_a_trip_starts() -> None:

@@ -74,6 +74,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("nodes/planning/param_fit.py", "address"): "English words by which a schema names a place",
     ("nodes/planning/value_forms.py", "address"): "English 'e-mail address', a written form",
     ("nodes/planning/param_fit.py", "destination"): "English words by which a schema names a place",
+    ("nodes/planning/said_forms.py", "destination"): "English names of a trip's end (from param_fit)",
     **{
         ("nodes/planning/param_fit.py", word): "English names of any schema's money parameters:"
         " a distance ('50 miles') is hardly a max_price"

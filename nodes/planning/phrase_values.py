@@ -1,0 +1,183 @@
+"""Free text by meaning: the phrase of a request nearest to a parameter's description.
+
+The schema binder's last resort for a required string parameter nothing else fills
+(:func:`phrases_by_meaning`): the lower-case phrases of the request left over ("the plasma
+membrane", "a vegetarian lasagna recipe") are scored against the parameter's name and
+description with the embedding model's cosine, and the nearest one fills it when it is near
+enough, or far ahead of the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from nodes.planning.descriptions import asks_date_form, context_of_value
+from nodes.planning.param_fit import _WEAK, Param, content_words
+from nodes.planning.request_spans import Span
+from nodes.planning.said_forms import TRIP_END_LIFT, trip_end_said
+from stores.language.identifiers import singular, split_words
+from stores.language.keywords import STOPWORDS, lemmatize
+
+Similarity = Callable[[str, Sequence[str]], Sequence[float]]
+
+# How near in meaning (cosine) a phrase must be to a parameter's description to fill it.
+PHRASE_SIMILARITY = 0.25
+# A phrase less near fills it when every other phrase is this much less near still.
+PHRASE_SIMILARITY_ALONE = 0.15
+PHRASE_LEAD = 0.15
+# Words that say when or which of a series ("last night", "the latest trend"): alone, never a
+# value of free text ("next month" may be one).
+_WHEN_WORDS = frozenset(
+    "last next previous past coming upcoming recent latest earlier later".split()
+)
+# How much less near in meaning "X of Y" or "Z X" may be than "X" and still be the value said.
+OF_SLACK = 0.15
+
+
+def _opens_sentence(text: str, word: re.Match[str]) -> bool:
+    """A capitalised word that opens a sentence before a lower-case one: its verb ("Find")."""
+    before = text[: word.start()].rstrip(" '\"")
+    return (
+        (not before or before[-1] in ".!?")
+        and word.group()[:1].isupper()
+        and re.match(r"\s+[a-z]", text[word.end() :]) is not None
+    )
+
+
+def phrases_by_meaning(
+    text: str,
+    atoms: Sequence[tuple[Span, int]],
+    used: set[int],
+    values: dict[str, list[Any]],
+    params: Sequence[Param],
+    similarity: Similarity,
+    exclude: set[str],
+    described: frozenset[str] = frozenset(),
+) -> None:
+    """Fill required free-text parameters with the phrase nearest their description.
+
+    No phrase is made only of words the tool says of itself (``described``).
+    """
+    wanted = [
+        p
+        for p in params
+        if p.name not in values
+        and p.required
+        and p.kind == "string"
+        and not p.closed
+        and not p.enum
+        and not p.identifier
+        # "at the moment" is no date "YYYY-MM-DD": a date is said as one or not at all
+        and not asks_date_form(p.schema)
+    ]
+    if not wanted:
+        return
+    blocked = [(atoms[i][0].start, atoms[i][0].end) for i in used]
+    blocked += [
+        (m.start(), m.end())
+        for v in values.values()
+        for item in v
+        if isinstance(item, str) and item
+        for m in re.finditer(re.escape(item), text)
+    ]
+    words = [
+        m
+        for m in re.finditer(r"[A-Za-z][A-Za-z'\-]*", text)
+        if all(m.end() <= a or m.start() >= b for a, b in blocked)
+    ]
+    runs: list[list[re.Match[str]]] = [[]]
+    for index, word in enumerate(words):
+        lowered = word.group().lower()
+        lemma = lemmatize(singular(lowered))
+        useless = lowered in STOPWORDS or lowered in _WEAK or len(lowered) < 3 \
+            or lemma in exclude or _opens_sentence(text, word)
+        adjacent = index > 0 and not text[words[index - 1].end() : word.start()].strip()
+        if useless or not adjacent:
+            runs.append([])
+        if not useless:
+            runs[-1].append(word)
+    phrases = list(
+        dict.fromkeys(
+            text[run[i].start() : run[j - 1].end()]
+            for run in runs
+            for i in range(len(run))
+            for j in range(i + 1, min(len(run), i + 3) + 1)
+        )
+    )
+    # "the theory of evolution", "the law of universal gravitation": a noun and what it is
+    # of, one phrase (the "X of Y" phrase -> its X).
+    fuller = {
+        text[first[-1].start() : second[last].end()]: first[-1].group()
+        for first, second in zip(runs, runs[1:], strict=False)
+        if first and second
+        and re.fullmatch(r"\s+of\s+", text[first[-1].end() : second[0].start()])
+        # "the theory of", not "a sculpture made of": the noun right after its article.
+        and re.search(r"\b(?:the|a|an)\s+$", text[: first[-1].start()], re.I)
+        for last in range(min(len(second), 3))
+    }
+    phrases += [phrase for phrase in fuller if phrase not in phrases]
+    phrases = [phrase for phrase in phrases if phrase.lower() not in _WHEN_WORDS]
+    if not phrases:
+        return
+    for param in wanted:
+        query = " ".join(split_words(param.name)) + ": " + str(param.schema.get("description", ""))
+        # A plural scores as its singular when that is nearer: the small embedding model
+        # puts "tigers" far from "Species of the animal" and "tiger" near it.
+        singulars = [_singular_phrase(phrase) for phrase in phrases]
+        scores = [max(pair) for pair in zip(similarity(query, phrases),
+                                            similarity(query, singulars), strict=True)]
+        # "a cab from the airport to ...": the phrase "from" says is where a trip starts
+        for index, phrase in enumerate(phrases):
+            if trip_end_said(text, phrase, param):
+                scores[index] += TRIP_END_LIFT
+        # The parameter's own name said ("the living room") is its cue, never its value, nor
+        # are the words its description describes the value with ("recipe" of "the dish whose
+        # recipe is fetched").
+        cues = param.name_words | content_words(context_of_value(str(
+            param.schema.get("description") or "")))
+        own = [i for i, phrase in enumerate(phrases)
+               if content_words(phrase) and content_words(phrase) <= cues | described]
+        for index in own:
+            scores[index] = -1.0
+        # "the population of pandas" for "the species for which population is estimated":
+        # what the cue word is of is the value, as near as the whole.
+        for index, phrase in enumerate(phrases):
+            head = fuller.get(phrase)
+            tail = phrase.split(" of ", 1)[-1]
+            if head is not None and content_words(head) <= cues and tail in phrases:
+                at = phrases.index(tail)
+                scores[at], scores[index] = max(scores[at], scores[index]), -1.0
+        best = max(range(len(phrases)), key=lambda i: scores[i])
+        # The noun said with what it is of ("theory" of "theory of evolution") or with the
+        # words before it ("membrane" of "the plasma membrane") is the whole.
+        whole = [i for i, phrase in enumerate(phrases)
+                 if (fuller.get(phrase) == phrases[best] or phrase.endswith(" " + phrases[best]))
+                 and scores[i] >= scores[best] - OF_SLACK
+                 # "plays jazz" is no genre of music "to be played": a cue is no part of it
+                 and not (content_words(phrase) - content_words(phrases[best])) & cues]
+        noun_at = best
+        best = max(whole, key=lambda i: scores[i]) if whole else best
+        # The whole is as near as its head noun ("the louvre museum" as "museum").
+        near = max(scores[best], scores[noun_at])
+        # Parts of the chosen phrase compete with it for nothing ("louvre" of it).
+        rest = [score for i, score in enumerate(scores)
+                if i not in {best, noun_at} and phrases[i] not in phrases[best]]
+        # "a vegetarian lasagna recipe" for "Dish name": the one phrase of some meaning near,
+        # far ahead of the rest, is the value though the small model rates it low.
+        alone = near >= PHRASE_SIMILARITY_ALONE and all(
+            score <= near - PHRASE_LEAD for score in rest
+        )
+        if near >= PHRASE_SIMILARITY or alone:
+            values[param.name] = [phrases[best]]
+            phrases.pop(best)
+            if not phrases:
+                return
+
+
+def _singular_phrase(phrase: str) -> str:
+    """The phrase with its last word in the singular ("tigers" -> "tiger")."""
+    head, _, last = phrase.rpartition(" ")
+    one = singular(last) if last.islower() else last
+    return f"{head} {one}" if head else one
