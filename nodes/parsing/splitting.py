@@ -250,6 +250,26 @@ def states_facts(sentence: str) -> bool:
     return words[0] in _SUBJECTS or (len(words) > 1 and words[1] in _AFTER_SUBJECT)
 
 
+# The speaker as a statement's subject: "I'm traveling to Japan.", "We have two kids."
+_SPEAKER = frozenset("i we i'm we're i've we've i'll we'll my our".split())
+
+
+def about_the_speaker(sentence: str) -> bool:
+    """Whether a sentence only states something about the speaker ("I'm flying to Japan.").
+
+    Such a sentence is context for the request around it, never a request of its own.
+    """
+    if not states_facts(sentence):
+        return False
+    rest = _clean_clause(sentence)
+    opening = _OPENING.match(rest)
+    words = [t for *_, t in token_spans(rest[opening.end() :] if opening else rest,
+                                         split_identifiers=False)]
+    if words[:1] and words[0] in _TIME_OPENERS:
+        words = words[1:]
+    return bool(words) and words[0].replace("’", "'") in _SPEAKER
+
+
 def _sentence(clause: str) -> str:
     """A clause as a sentence of a longer text: it ends with a stop (or its own mark)."""
     clause = clause.strip()

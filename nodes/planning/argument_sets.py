@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from nodes.parsing.splitting import about_the_speaker
 from nodes.planning.request_spans import Span
 
 __all__ = [
@@ -156,8 +157,9 @@ def repeated_sets(
         if len(pieces) < 2:
             continue
         bound = [bind(a, b, strength - 1) for a, b in pieces]
+        context = [about_the_speaker(text[a:b]) for a, b in pieces]
         sets = _combine(dict(whole[0]) if whole else {}, bound, said_whole,
-                        len(whole) == 1)
+                        len(whole) == 1, context)
         if sets is not None and len(sets) >= max(2, len(whole) if strength == 1 else 2):
             return sets
     return None
@@ -168,11 +170,17 @@ def _combine(
     pieces: Sequence[tuple[Sequence[Mapping[str, Any]], Mapping[str, float]]],
     said_whole: set[str],
     whole_is_one: bool,
+    context: Sequence[bool] = (),
 ) -> list[dict[str, Any]] | None:
-    """Walk the stretches' values, opening a new set where a parameter is said again."""
+    """Walk the stretches' values, opening a new set where a parameter is said again.
+
+    A stretch that only says something about the speaker ("I'm traveling to Japan.") is
+    context: it may add a value nobody said, never a set of its own.
+    """
     sets: list[dict[str, Any]] = []
     said: list[set[str]] = []
-    for piece, evidence in pieces:
+    for number, (piece, evidence) in enumerate(pieces):
+        about_speaker = number < len(context) and context[number]
         for values in piece:
             if not values:
                 continue
@@ -192,8 +200,8 @@ def _combine(
                 # are no second set.
                 clash = [k for k in clash if not all(i in said_whole for i in _items(values[k]))]
             sure = max((evidence.get(k, 0.0) for k in clash), default=0.0)
-            if sure < (PLAIN if set(values) >= said[-1] else CONFIDENT):
-                clash = []  # a value read without a cue, in a shorter stretch
+            if sure < (PLAIN if set(values) >= said[-1] else CONFIDENT) or about_speaker:
+                clash = []  # a value read without a cue, in a shorter stretch; context
             if not clash:
                 fresh = {k: v for k, v in values.items() if k not in said[-1]}
                 sets[-1].update(fresh)

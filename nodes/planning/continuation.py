@@ -126,8 +126,12 @@ def add_named_argument(
     said = set(re.findall(r"[a-z]+", sub["text"].lower()))
     new = {param: source for param, source in own.items()
            if param not in host["args"] and set(split_words(param.lower())) & said}
+    # "Put it under the name Smith": the value the named parameter takes is no other
+    # parameter's ("Smith" as the restaurant) too.
+    named = {source_key(source) for source in new.values()}
     if not new or any(source_key(host["args"][p]) != source_key(source)
-                      for p, source in own.items() if p in host["args"]):
+                      for p, source in own.items()
+                      if p in host["args"] and source_key(source) not in named):
         return False
     host["args"].update(new)
     draft.decide(sub["id"], "covered", tool=spec.id, completes=host["call_id"])

@@ -46,8 +46,11 @@ _NOT_NAMES = frozenset(
     your it its this that these those and or but if for in on at of to with by from also then
     now ok okay do does did use using retrieve fetch provide search check create
     make add set update delete book order play plot predict identify determine generate
-    yesterday today tomorrow tonight""".split()
+    yesterday today tomorrow tonight
+    it's that's there's here's he's she's we're they're you're""".split()
 )
+# "5th Avenue", "42nd Street": an ordinal written before a capital word is part of its name.
+_ORDINAL_BEFORE = re.compile(r"(?<![\w.])\d+(?:st|nd|rd|th)\s+$", re.I)
 # Greetings and verbs a request starts with that are names elsewhere ("Text Maria that ...",
 # "on Switch", "play Hey Jude").
 _LEADING_VERBS = frozenset(
@@ -535,7 +538,7 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         )
         # "iPhone 15", "eBay": a brand written with its capital second is a name too.
         capital = (raw[:1].isupper() or re.match(r"[a-z][A-Z][a-z]", raw) is not None) and (
-            raw.lower() not in _NOT_NAMES
+            raw.lower().replace("’", "'") not in _NOT_NAMES
             and not (sentence_start and raw.lower() in _LEADING_VERBS)
             or leads_name
             # "A, B and C": a capital letter listed with other letters is a label.
@@ -598,6 +601,12 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
             index += 1
             continue
         start, end = word.start(), words[stop - 1].end()
+        ordinal = _ORDINAL_BEFORE.search(text[:start])
+        if ordinal is not None and not sentence_start:
+            # The ordinal was read as a number first: it is the name's first word instead.
+            spans[:] = [s for s in spans if not (s.kind == "number" and s.start == ordinal.start())]
+            taken[:] = [t for t in taken if t[0] != ordinal.start()]
+            start = ordinal.start()
         if text[end - 2 : end].lower() in {"'s", "’s"} and not _STANDS_ALONE.match(text, end):
             end -= 2  # "Ronaldo's matches": the name is Ronaldo; "a table at Luigi's" is Luigi's
         surface = text[start:end]

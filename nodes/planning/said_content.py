@@ -21,6 +21,7 @@ from typing import Any
 
 from nodes.planning.param_fit import Param, is_place_param
 from nodes.planning.request_spans import TITLES, Span
+from stores.language.identifiers import singular
 from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
 
 # Parameter names for passed-on text ("message", "body", "query"), and for what "called"
@@ -112,6 +113,14 @@ def said_content(
         # "in German" is the language's
         other = re.search(r"\s+(?:in|from|at|near)\s+(?=[A-Z])", text[start:end])
         end = start + other.start() if other else end
+    if marker is _ABOUT:
+        # "news about the election with a limit of 3": another parameter named ends the topic
+        names = {word for p in others for word in p.name_words}
+        for joint in re.finditer(r"\s+(?:with|and|at|using)\s+(?:(?:a|an|the)\s+)?(\w+)",
+                                 text[start:end]):
+            if singular(joint.group(1).lower()) in names:
+                end = start + joint.start()
+                break
     for stop in _END.finditer(text, start):
         before = re.search(r"(\w+)$", text[: stop.start()])
         if stop.group().startswith(".") and before and before.group(1).lower() in TITLES:
