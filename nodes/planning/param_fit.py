@@ -296,6 +296,8 @@ def type_fit(span: Span, param: Param) -> float:
         return 0.3  # "50 miles" is a distance, hardly the max_price
     if kind == "string" and _measures_nothing_said(span, param):
         return 0.0  # "5 years" is no species
+    if kind == "string" and _names_no_language(span, param):
+        return 0.0  # "Alan Turing" is no language
     if numeric and span.text[:1].isalpha():
         return 0.6 * _numeric_fit(kind, value)  # "three circles" counts more than it sets
     if kind == "string" and head_word(param.name) == "year":
@@ -464,6 +466,23 @@ _KIND_WORDS: dict[CodeKind, frozenset[str]] = {
     "currency": frozenset({"currency"}),
     "region": frozenset({"state", "province", "region"}),
 }
+
+
+def _names_no_language(span: Span, param: Param) -> bool:
+    """A name for a parameter of a language that is no language and no code of one.
+
+    "Give me the Wikipedia summary for Alan Turing": the language is "en", "English",
+    "Brazilian Portuguese", never a person; a name of several words none of which the ISO
+    tables know as a language is no value.
+    """
+    if span.kind != "name" or not isinstance(span.value, str):
+        return False
+    if head_word(param.name) not in _KIND_WORDS["language"]:
+        return False
+    written = span.value.strip()
+    if len(written.split()) < 2:
+        return False  # "Rust", "Klingon": languages the ISO tables do not list are words
+    return not any(codes_of(word, "language") for word in [written, *written.split()])
 
 
 def _self_cue(span: Span, param: Param) -> float:

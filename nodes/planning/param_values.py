@@ -197,8 +197,9 @@ def flag_value(text: str, param: Param) -> bool | None:
     words = {w for w in param.name_words if w not in _FLAG_WORDS}
     if not words:
         # "enabled", "is_active": a switch the request turns on or off ("turn on do not
-        # disturb", "disable the alarm")
-        return switched(text) if param.name_words & _SWITCH_NAMES else None
+        # disturb", "disable the alarm"); a parameter named just "on" has no content word
+        named = param.name_words | {param.name.lower().strip("_")}
+        return switched(text) if named & _SWITCH_NAMES else None
     said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
     positions = []
     for word in words:

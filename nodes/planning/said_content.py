@@ -62,6 +62,21 @@ _SEARCH = re.compile(
     r"(?:the\s+(?:web|internet)\s+|online\s+|(?-i:[A-Z][\w]*)\s+)?for\s+",  # "search YouTube for"
     re.I,
 )
+# "Find wireless headphones under $100", "Show me laptops sorted by price": a request that
+# opens by asking to be shown things says what a search tool's query is right after its verb.
+_FIND = re.compile(
+    r"^\s*(?:(?:please|can\s+you|could\s+you|would\s+you)\s+)*"
+    r"(?:find|show|get|give|list|fetch)\s+(?:me\s+|us\s+)?"
+    r"(?:(?:some|the|a|an|all|any|all\s+the)\s+)?(?!(?:me|us)\b)(?=[A-Za-z])",
+    re.I,
+)
+# Where a search's words end before what is said about the results: how they are sorted,
+# a relative clause about them ("that are in stock").
+_RESULTS_SAID = re.compile(
+    r",|\s+(?:sorted|ordered|ranked|filtered|grouped)\s+by\b"
+    r"|\s+(?:that|which|who)\s+(?:is|are|was|were|has|have|can|will)\b",
+    re.I,
+)
 # "add a note: buy more coffee filters": a noun, a colon, the words.
 _COLON = re.compile(r"\b[A-Za-z]+:\s+(?=\S)")
 # Where passed-on words end: the sentence's end or the next step (", then"); after the tool's
@@ -71,26 +86,35 @@ _TAIL = re.compile(r"\s+(?:into|to|in)\s+[A-Z][a-z]+\s*$")
 
 
 def said_content(
-    text: str, params: Sequence[Param], verbs: AbstractSet[str] = frozenset()
+    text: str, params: Sequence[Param], verbs: AbstractSet[str] = frozenset(),
+    *, shown: bool = False,
 ) -> tuple[Param, str, int, int, bool] | None:
     """The passed-on words of the request, the parameter they fill, and where they are.
 
     ``verbs`` are the words of the tool's own name: "translate how are you into French"
-    passes on what follows the tool's verb (the last item says so). None when the request
-    passes nothing on, or no one parameter takes it.
+    passes on what follows the tool's verb (the last item says so). With ``shown``, only
+    what a request that opens by asking to be shown things names ("Find wireless
+    headphones") is read, as a search's query: the binder's last reading before phrases
+    by meaning. None when the request passes nothing on, or no one parameter takes it.
     """
     content = [p for p in params if _takes(p, _CONTENT_NAMES)]
     titles = [p for p in params if _takes(p, _TITLE_NAMES)]
     # (where the words start, who takes them, the marker; None for the tool's own verb)
     found: list[tuple[int, list[Param], re.Pattern[str] | None]] = []
     topics = [p for p in content if _takes(p, _SEARCH_NAMES)]
-    for pattern, takers in ((_SPEECH, content), (_COLON, content), (_SEARCH, content),
-                            (_NAMING, titles or content), (_ABOUT, topics)):
+    markers = () if shown else ((_SPEECH, content), (_COLON, content), (_SEARCH, content),
+                                (_NAMING, titles or content), (_ABOUT, topics))
+    for pattern, takers in markers:
         match = pattern.search(text)
         if pattern is _NAMING and match is not None and text[match.end() :][:1].isupper():
             continue  # "named Alice of type person": a name is read as a name
         if match is not None and len(takers) == 1:
             found.append((match.end(), takers, pattern))
+    if shown:
+        match = _FIND.search(text) if len(topics) == 1 else None
+        if match is None:
+            return None
+        found.append((match.end(), topics, _FIND))
     if not found and verbs and len(content) == 1:
         first = re.match(r"\s*(?:please\s+)?([A-Za-z]+)\s+", text, re.I)
         # "translate the phrase 'Hello'", "send an email to ...": a thing named after the
@@ -105,20 +129,27 @@ def said_content(
     start, takers, marker = min(found, key=lambda item: item[0])
     by_verb = marker is None
     end = len(text)
+    searched = marker in (_ABOUT, _SEARCH, _FIND)
     if marker is _ABOUT and "," in text[start:]:
         end = text.index(",", start)
+    if marker in (_SEARCH, _FIND):
+        results = _RESULTS_SAID.search(text, start)
+        end = results.start() if results is not None else end
     others = [p for p in params if p is not takers[0]]
-    if marker is _ABOUT and any(is_place_param(p) or p.name_words & _LANGUAGE for p in others):
+    if searched and any(is_place_param(p) or p.name_words & _LANGUAGE for p in others):
         # "news on Bitcoin in US" for a tool with a region too: the place is the region's;
         # "in German" is the language's
         other = re.search(r"\s+(?:in|from|at|near)\s+(?=[A-Z])", text[start:end])
         end = start + other.start() if other else end
-    if marker is _ABOUT:
-        # "news about the election with a limit of 3": another parameter named ends the topic
+    if searched:
+        # "news about the election with a limit of 3", "red sneakers in the shoes category":
+        # another parameter named ends the topic
         names = {word for p in others for word in p.name_words}
-        for joint in re.finditer(r"\s+(?:with|and|at|using)\s+(?:(?:a|an|the)\s+)?(\w+)",
-                                 text[start:end]):
-            if singular(joint.group(1).lower()) in names:
+        for joint in re.finditer(
+            r"\s+(?:with|and|at|using|in|from)\s+(?:(?:a|an|the)\s+)?((?:[\w\-]+\s+){0,2}[\w\-]+)",
+            text[start:end],
+        ):
+            if any(singular(word.lower()) in names for word in joint.group(1).split()):
                 end = start + joint.start()
                 break
     for stop in _END.finditer(text, start):
@@ -127,6 +158,12 @@ def said_content(
             continue  # "Dr. Lee": a title's period ends no sentence
         end = min(end, stop.start())
         break
+    if marker is _FIND:
+        # "Find videos of cats playing piano" to search_videos: the tool's own things, then
+        # what they are of
+        own = re.match(r"([A-Za-z]+)\s+(?:of|about|on|for|with|featuring)\s+", text[start:end])
+        if own is not None and singular(own.group(1).lower()) in verbs:
+            start += own.end()
     if text[start : start + 1] in "'\"“‘`":
         return None  # "titled 'Roe v. Wade'": quoted, the quotes say where it ends
     said = text[start:end].rstrip(" ,;:'\"")
@@ -147,7 +184,9 @@ def trim_when(said: str, start: int, atoms: Sequence[tuple[Span, int]]) -> str:
             continue
         head = said[: span.start - start]
         if span.kind in {"time", "date", "datetime"}:
-            cut = re.search(r"\s+(?:at|on|by|before|after|for|every|each)?\s*$", head)
+            cut = re.search(
+                r"\s+(?:at|on|by|before|after|for|every|each|since|until|till|from)?\s*$", head
+            )
         elif span.kind in {"number", "money", "percent"}:
             # "guitar lessons under 10 minutes", "hotels below $200": a bound of its own
             cut = re.search(r"\s+(?:(?:with|having|that\s+have)\s+)?"
@@ -170,14 +209,17 @@ def bind_said_content(
     evidence: dict[str, float],
     used: set[int],
     verbs: AbstractSet[str] = frozenset(),
+    *, shown: bool = False,
 ) -> None:
     """Bind the passed-on words (:func:`said_content`); the atoms they hold are used."""
     free = [p for p in params if p.name not in values]
-    found = said_content(text, free, verbs)
+    found = said_content(text, free, verbs, shown=shown)
     if found is None:
         return
     param, said, start, _, by_verb = found
     said = trim_when(said, start, atoms).strip()
+    if shown:
+        said = _only_what_is_searched(said, values, verbs)
     if not said or len(said.split()) > 60:
         return
     end = start + len(said)
@@ -191,6 +233,28 @@ def bind_said_content(
         # "search GitHub for ...": the site searched is no value of the search
         used.update(i for i, (span, _) in enumerate(atoms)
                     if site.start() <= span.start < site.end())
+
+
+# How results are ranked, said before what is searched: "the latest technology news".
+_RANKING_WORDS = frozenset(
+    "latest newest recent new best top good great cheap cheapest popular trending".split()
+)
+
+
+def _only_what_is_searched(said: str, values: dict[str, list[Any]], own: AbstractSet[str]) -> str:
+    """A search's words less how results are ranked or filtered and the tool's own noun.
+
+    "the newest vegetarian lasagna recipes" to find_recipe(query, diet): "lasagna"; the
+    ranking word is no query, "vegetarian" is the diet's value, "recipes" the tool's own.
+    """
+    given = {str(v).lower() for said_values in values.values() for v in said_values
+             if isinstance(v, str)}
+    words = said.split()
+    while len(words) > 1 and (words[0].lower() in _RANKING_WORDS or words[0].lower() in given):
+        words = words[1:]
+    if len(words) > 1 and singular(words[-1].lower()) in own:
+        words = words[:-1]
+    return " ".join(words)
 
 
 def _takes(param: Param, names: AbstractSet[str]) -> bool:

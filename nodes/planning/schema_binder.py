@@ -117,6 +117,12 @@ def bind_schema(
     bound, exclude = frozenset(bound), frozenset(exclude)
     params = [p for p in describe_params(schema) if p.name not in bound]
     found = places_for(list(spans) if spans is not None else extract_spans(text), params)
+    # "the Wikipedia summary for Alan Turing" to get_wikipedia_summary: the tool's own name
+    # said in capitals names the tool, it is no value of it.
+    found = [span for span in found if not (
+        span.kind == "name" and exclude and content_words(str(span.value)) <= exclude
+        and content_words(str(span.value))
+    )]
     atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
     for group, span in enumerate(found):
         if span.kind == "list":
@@ -237,6 +243,9 @@ def bind_schema(
         before = phrase_before_name(text, param, [atoms[i][0] for i in used], exclude)
         if before is not None:
             values[param.name], evidence[param.name] = [before.value], 1.0
+    # "Find wireless headphones under $100": what the request asks to be shown is a search's
+    # query when nothing else said it.
+    bind_said_content(text, params, atoms, values, evidence, used, exclude, shown=True)
     # The unit a number is measured in, or the one asked for, before any phrase by meaning
     # ("convert 5 km to miles": km is the unit converted from, not a phrase near "from unit").
     unit_parameter_values(text, found, params, values)

@@ -8,9 +8,43 @@ after "It's", a street named with an ordinal ("5th Avenue").
 
 from __future__ import annotations
 
+from typing import Any
+
+from nodes.context import Context
+from nodes.parsing.rules import RuleIntentParser
 from nodes.parsing.splitting import about_the_speaker
+from nodes.planning.draft import PlanRequest
 from nodes.planning.request_spans import extract_spans
+from nodes.planning.rules import RulePlanner
+from stores.catalog.depgraph import ToolDependencyGraph
+from stores.catalog.model import Catalog
+from stores.language.lexicon import Lexicon
+from stores.retrieval.embeddings import default_embedder
 from tests.unit_tests.test_everyday_requests import INT, NUM, STR, _planned, schema
+
+
+def _planned_by_meaning(
+    request: str, name: str, description: str, params: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The core calls the rule planner makes with the offline embedding model, as zspace runs."""
+    catalog = Catalog()
+    catalog.add_raw_tool(
+        {"name": name, "agent": "t", "description": description, "side_effect": False,
+         "environment": "test", "input_schema": params},
+        source="test",
+    )
+    lexicon = Lexicon.default()
+    intent = RuleIntentParser(lexicon).parse(request)
+    candidates = {
+        sub["id"]: [{"tool_id": tool_id, "agent": "t", "score": 1.0, "call_name": ""}
+                    for tool_id in catalog.tools]
+        for sub in intent["sub_intents"]
+    }
+    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
+                          Context(), embedder=default_embedder())
+    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
+    return [{k: v.get("value") for k, v in c["args"].items()}
+            for c in draft.calls if c["role"] == "core"]
 
 CONVERT = schema(
     ["amount", "from_currency", "to_currency"], amount=NUM,
@@ -75,3 +109,62 @@ def test_a_topic_ends_where_another_parameter_is_named() -> None:
     calls = _planned("Show me news about the election with a limit of 3.", "get_news",
                      "Show me news about a topic, with a limit", news)
     assert calls == [{"topic": "the election", "limit": 3}]
+
+
+def test_turn_on_and_switch_off_set_a_switch_named_on() -> None:
+    lights = schema(["room", "on"], room=STR, on={"type": "boolean"},
+                    brightness={**INT, "description": "Brightness percent, 0-100"})
+    on = _planned_by_meaning("Turn on the kitchen lights at 50% brightness.", "set_lights",
+                  "Turn the lights of a room on or off and set their brightness", lights)
+    assert on == [{"room": "kitchen", "on": True, "brightness": 50}]
+    off = _planned_by_meaning("Switch off the lights in the bedroom please.", "set_lights",
+                   "Turn the lights of a room on or off and set their brightness", lights)
+    assert off == [{"room": "bedroom", "on": False}]
+
+
+def test_a_person_is_no_language_and_the_tools_own_name_is_no_value() -> None:
+    summary = schema(["title"], title={**STR, "description": "Article title"},
+                     language={**STR, "description": "Language code, e.g. en"})
+    calls = _planned("Give me the Wikipedia summary for Alan Turing.", "get_wikipedia_summary",
+                     "Get the summary of a Wikipedia article", summary)
+    assert calls == [{"title": "Alan Turing"}]
+    # A language of one word keeps its place, listed or not ("Rust" for a repository's).
+    repos = schema(["language"], language={**STR, "description": "Programming language"})
+    assert _planned("Show trending repositories written in Rust", "trending_repositories",
+                    "Trending repositories on GitHub by language", repos) == [
+        {"language": "Rust"}
+    ]
+
+
+PRODUCTS = schema(
+    ["query"], query=STR, category=STR, max_price=NUM, in_stock={"type": "boolean"},
+    sort_by={**STR, "enum": ["price", "rating", "newest"]},
+)
+_SEARCHES = "Search the store's products"
+
+
+def test_what_a_request_asks_to_be_shown_is_a_searchs_query() -> None:
+    for request, wanted in [
+        ("Find wireless headphones under $100.",
+         {"query": "wireless headphones", "max_price": 100.0}),
+        ("Show me laptops sorted by price.", {"query": "laptops", "sort_by": "price"}),
+        ("Search for wireless headphones under $100 that are in stock.",
+         {"query": "wireless headphones", "max_price": 100.0, "in_stock": True}),
+        ("Look for red sneakers in the shoes category.",
+         {"query": "red sneakers", "category": "shoes"}),
+    ]:
+        assert _planned_by_meaning(request, "search_products", _SEARCHES, PRODUCTS) == [
+            wanted
+        ], request
+
+
+def test_a_search_drops_its_ranking_words_and_the_tools_own_noun() -> None:
+    videos = schema(["query"], query=STR, max_results=INT)
+    calls = _planned_by_meaning("Find videos of cats playing piano.", "search_videos",
+                                "Search videos", videos)
+    assert calls == [{"query": "cats playing piano"}]
+    recipes = schema(["query"], query=STR,
+                     diet={**STR, "enum": ["vegan", "vegetarian", "keto"]})
+    calls = _planned_by_meaning("Find the newest vegetarian lasagna recipes.", "find_recipe",
+                                "Find recipes", recipes)
+    assert calls == [{"query": "lasagna", "diet": "vegetarian"}]
