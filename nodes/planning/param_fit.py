@@ -340,6 +340,9 @@ def type_fit(span: Span, param: Param) -> float:
             return OTHER_FORM_FIT
         if param.identifier and span.kind == "name":
             return 0.7  # "SNP (Single Nucleotide Polymorphism) ID rs6034464": the id is rs...
+        if param.identifier and span.kind == "number" and not span.unit \
+                and re.fullmatch(r"\d{5,}", span.text.strip()):
+            return 1.0  # "Track FedEx 123456789012": a long run of digits is a number kept as text
         if span.kind in {
             "name",
             "quoted",

@@ -30,7 +30,7 @@ _CONTENT_NAMES = frozenset(
     """text message msg content body note comment prompt query q keyword keywords term search
     description caption task status question sentence phrase memo topic""".split()
 )
-_TITLE_NAMES = frozenset("title name subject heading".split())
+_TITLE_NAMES = frozenset("title name subject heading label".split())
 _LANGUAGE = frozenset({"language", "lang", "locale"})
 
 _SPEECH = re.compile(
@@ -44,7 +44,7 @@ _SPEECH = re.compile(
     r"|(?:note|memo)\s+(?:to|that)"
     r")\s+",
 )
-_NAMING = re.compile(r"\b(?:called|named|titled|entitled)\s+", re.I)
+_NAMING = re.compile(r"\b(?:called|named|titled|entitled|labell?ed)\s+", re.I)
 # "news about electric cars": what a search is about, to the next comma.
 _ABOUT = re.compile(
     r"\b(?:about|regarding|concerning|on\s+the\s+topic\s+of"

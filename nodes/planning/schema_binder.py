@@ -188,7 +188,8 @@ def bind_schema(
     assigned: dict[str, int] = {}
     cue_of: dict[str, float] = {}
     for chunks in _repeated_chunks(atoms, used):
-        per_set = [choose_pairs(text, atoms, set(chunk), free_params, plain) for chunk in chunks]
+        per_set = [choose_pairs(text, atoms, set(chunk), free_params, plain, exclude)
+                   for chunk in chunks]
         names = set(per_set[0][0])
         if len(names) < 2 or any(set(found) != names for found, _, _ in per_set):
             continue
@@ -204,7 +205,7 @@ def bind_schema(
         break
     else:
         free = {i for i in range(len(atoms)) if i not in used}
-        assigned, cue_of, scores = choose_pairs(text, atoms, free, free_params, plain)
+        assigned, cue_of, scores = choose_pairs(text, atoms, free, free_params, plain, exclude)
         by_name = {p.name: p for p in free_params}
         for name, index in assigned.items():
             span, param = atoms[index][0], by_name[name]

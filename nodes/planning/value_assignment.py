@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from nodes.planning.param_fit import (
     STRONG_CUE,
@@ -46,11 +47,13 @@ def choose_pairs(
     free: set[int],
     params: Sequence[Param],
     plain: frozenset[int] | set[int] = frozenset(),
+    own: AbstractSet[str] = frozenset(),
 ) -> tuple[dict[str, int], dict[str, float], dict[str, float]]:
     """Greedy joint assignment of the free atoms to parameters, best pair first.
 
     An optional parameter takes a value only with a strong cue, or one of the ``plain``
-    atoms (a read-only tool's) that fits its type exactly.
+    atoms (a read-only tool's) that fits its type exactly. ``own`` are the words of the
+    tool's name: "track package 1234" names the one identifier of ``track_package``.
 
     Returns:
         ``(parameter -> atom index, parameter -> cue score, parameter -> pair score)``.
@@ -75,7 +78,8 @@ def choose_pairs(
                 cue = max(cue, STRONG_CUE)  # "for 2 hours": the one length "in minutes"
             explicit = span.kind in {"quoted", "identifier", "keyvalue"}
             if cue < -0.5 or (
-                param.identifier and not explicit and not _names_it(text, span, param, lone)
+                param.identifier and not explicit
+                and not _names_it(text, span, param, lone, own)
             ):
                 # An identifier is never a bare value's guess: "account 123456" is no user id.
                 continue
@@ -248,12 +252,16 @@ _ID_WORDS = _ID_LINKS - {"of", "is"}  # the words that call a value an id
 _OBJECT_LINKS = frozenset({"whose", "with", "having", "has", "its", "the", "a", "an"})
 
 
-def _names_it(text: str, span: Span, param: Param, lone: bool = False) -> bool:
+def _names_it(
+    text: str, span: Span, param: Param, lone: bool = False,
+    own: AbstractSet[str] = frozenset(),
+) -> bool:
     """Whether the object an identifier parameter names stands right before the value.
 
     "product 3", "case ID of 1234", "an employee whose ID is 345" name it; "the price of the
     product to 20" does not. When the identifier is the ``lone`` one still to fill, "id 12345"
-    names it whatever its object.
+    names it whatever its object, and so does the object of the tool's own name (``own``:
+    "package 1234" for ``track_package``).
     """
     before, _ = context_words(text, span, window=6)
     said_id = False
@@ -262,7 +270,7 @@ def _names_it(text: str, span: Span, param: Param, lone: bool = False) -> bool:
         if _word_match(lemma, param.name_words - _ID_LINKS):
             return True
         said_id = said_id or word in _ID_WORDS
-        if lone and word in {"id", "ids"}:
+        if lone and (word in {"id", "ids"} or lemma in own):
             return True  # "Adriel, id 12345" for the one identifier the tool takes
         # "employee whose ID is 345", "a law case with number 43403": once the value is
         # called an id or a number, the object may stand a relative word further back.

@@ -168,3 +168,27 @@ def test_a_search_drops_its_ranking_words_and_the_tools_own_noun() -> None:
     calls = _planned_by_meaning("Find the newest vegetarian lasagna recipes.", "find_recipe",
                                 "Find recipes", recipes)
     assert calls == [{"query": "lasagna", "diet": "vegetarian"}]
+
+
+def test_the_tools_own_object_before_digits_names_its_one_identifier() -> None:
+    track = schema(["tracking_number"], tracking_number=STR,
+                   carrier={**STR, "enum": ["ups", "fedex", "usps", "dhl"]})
+    calls = _planned("track package 123456789012", "track_package",
+                     "Track a package by its tracking number", track)
+    assert calls == [{"tracking_number": "123456789012"}]
+    # Another object's number is still no identifier of this tool ("account 123456").
+    user = schema(["user_id"], user_id=STR)
+    calls = _planned("get the user for account 123456", "get_user", "Get a user", user)
+    assert all(call.get("user_id") != "123456" for call in calls)
+
+
+def test_a_label_is_what_a_thing_is_called_or_labeled() -> None:
+    timer = schema(["duration_seconds"], duration_seconds={
+        **INT, "description": "Length of the timer in seconds"}, label=STR)
+    calls = _planned_by_meaning("Start a 90 second timer called eggs", "set_timer",
+                                "Start a countdown timer", timer)
+    assert calls == [{"duration_seconds": 90, "label": "eggs"}]
+    alarm = schema(["time"], time={**STR, "description": "HH:MM in 24-hour format"}, label=STR)
+    calls = _planned_by_meaning("Set an alarm for 7am labeled gym", "set_alarm",
+                                "Set an alarm", alarm)
+    assert calls == [{"time": "07:00", "label": "gym"}]
