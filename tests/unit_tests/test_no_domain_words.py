@@ -48,6 +48,8 @@ GENERIC = frozenset(
 # (file, word): literals that stay, and why.
 ALLOWED: dict[tuple[str, str], str] = {
     ("stores/language/keywords.py", "paid"): "English irregular verb form paid -> pay",
+    ("nodes/planning/said_content.py", "label"): "a generic parameter name for what a thing is "
+    "called, beside title and name",
     ("stores/language/keywords.py", "pay"): "English irregular verb form paid -> pay",
     ("stores/language/keywords.py", "sell"): "English irregular verb form sold -> sell",
     ("stores/language/keywords.py", "address"): "English plural addresses -> address",
