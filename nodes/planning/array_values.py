@@ -80,6 +80,17 @@ def bind_arrays(
     said = lower_case_lists(text) if len(wanted) == 1 else []
     if len(said) == 1:
         values[wanted[0].name], evidence[wanted[0].name] = [said[0]], 1.0
+        return
+    # An optional one takes the one list said right after "with" ("a large pizza with
+    # pepperoni and mushrooms" for toppings): the things the request adds to its object.
+    optional = [p for p in params if p.name not in values and not p.required
+                and p.kind == "array" and p.item_kind == "string" and not p.enum]
+    said = lower_case_lists(text) if len(optional) == 1 and not wanted else []
+    if len(said) == 1 and _WITH.search(text[: text.find(said[0][0])]):
+        values[optional[0].name], evidence[optional[0].name] = [said[0]], 1.0
+
+
+_WITH = re.compile(r"\b(?:with|including)\s+(?:(?:a|an|some|extra)\s+)?$", re.I)
 
 
 _RANGE_START = re.compile(r"\b(?:from|between)\s*$", re.I)

@@ -145,6 +145,15 @@ def asks_date_form(schema: Mapping[str, Any]) -> bool:
     )
 
 
+_CLOCK_FORM = re.compile(r"\bHH:?MM\b|\b24[- ]hour\b|\b12[- ]hour\b", re.I)
+
+
+def asks_clock_form(schema: Mapping[str, Any]) -> bool:
+    """Whether a parameter wants a time of day: "HH:MM", "24-hour format", ``format: time``."""
+    description = str(schema.get("description") or "")
+    return _CLOCK_FORM.search(description) is not None or schema.get("format") == "time"
+
+
 # Where a description starts its examples: what follows may well be the value itself.
 _EXAMPLES = re.compile(
     r"\b(?:e\.\s?g\.?|i\.\s?e\.?|eg|such\s+as|for\s+example|for\s+instance|like|"

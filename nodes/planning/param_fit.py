@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 
 from nodes.planning.descriptions import (
     allowed_values,
+    asks_clock_form,
     asks_date_form,
     counted_phrase,
     counted_unit,
@@ -307,7 +308,12 @@ def type_fit(span: Span, param: Param) -> float:
         if span.kind == "name":
             return 0.3
     if kind == "string":
-        dated = bool(param.name_words & DATE_WORDS) or asks_date_form(param.schema)
+        dated = (
+            bool(param.name_words & DATE_WORDS) or asks_date_form(param.schema)
+            or asks_clock_form(param.schema)
+            # "showtime", "birthdate": one word of a name that ends in when it is
+            or any(len(w) > 5 and w.endswith(("time", "date")) for w in param.name_words)
+        )
         if dated and span.kind not in {"date", "time", "datetime", "keyvalue", "quoted"}:
             return 0.3
         if not dated and is_relative_day(span):

@@ -384,7 +384,10 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             end += scale.end()
         unit = None
         attached = _UNIT_ATTACHED.match(text, end)
-        if attached and attached.group() and not text[end : end + 1].isspace():
+        if attached is not None and attached.group() == "k" and not scale:
+            # "25k borrowed", "a 120k salary": thousands, written short ("298K" is kelvin)
+            value, end = value * 1000, attached.end()
+        elif attached and attached.group() and not text[end : end + 1].isspace():
             unit, end = attached.group(), attached.end()
         else:
             following = re.match(_UNIT_FOLLOWING, text[end:])

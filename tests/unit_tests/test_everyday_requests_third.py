@@ -192,3 +192,31 @@ def test_a_label_is_what_a_thing_is_called_or_labeled() -> None:
     calls = _planned_by_meaning("Set an alarm for 7am labeled gym", "set_alarm",
                                 "Set an alarm", alarm)
     assert calls == [{"time": "07:00", "label": "gym"}]
+
+
+def test_thousands_written_short() -> None:
+    numbers = [(s.value, s.unit) for s in extract_spans("25k borrowed at 298K for a 2.5k fee")
+               if s.kind == "number"]
+    assert numbers == [(25000, None), (298, "K"), (2500.0, None)]
+
+
+def test_a_time_goes_to_the_parameter_that_asks_for_a_clock_time() -> None:
+    tickets = schema(
+        ["movie", "theater", "showtime", "tickets"], movie=STR, theater=STR,
+        showtime={**STR, "description": "Show time in HH:MM 24-hour format"},
+        tickets={**INT, "description": "Number of tickets"},
+    )
+    calls = _planned_by_meaning("I want three tickets to Oppenheimer, 9 PM at the Castro "
+                                "Theatre.", "book_movie_tickets",
+                                "Book tickets for a movie at a theater", tickets)
+    assert calls == [{"movie": "Oppenheimer", "theater": "Castro Theatre", "showtime": "21:00",
+                      "tickets": 3}]
+
+
+def test_an_optional_list_said_after_with_is_the_things_added() -> None:
+    pizza = schema(["size", "address"], size={**STR, "enum": ["small", "medium", "large"]},
+                   toppings={"type": "array", "items": STR}, address=STR)
+    calls = _planned_by_meaning("Order a large pizza with pepperoni and mushrooms to 42 Elm "
+                                "Street", "order_pizza", "Order a pizza for delivery", pizza)
+    assert calls == [{"size": "large", "address": "42 Elm Street",
+                      "toppings": ["pepperoni", "mushrooms"]}]
