@@ -201,6 +201,50 @@ def trim_when(said: str, start: int, atoms: Sequence[tuple[Span, int]]) -> str:
     return said
 
 
+# "subject: Release, body: v2 is out.": a parameter's name, a colon, its words.
+# The name opens the request or follows a comma: "about the NBA league: the record ..." is no
+# field but a list announced.
+_FIELD = re.compile(r"(?:^\s*|[,;(\n]\s*)([A-Za-z][\w\-]*)\s*:\s+(?=\S)")
+_FIELD_END = re.compile(
+    r"\s*[,;]\s*[A-Za-z][\w\-]*\s*:\s|[.!?](?:\s|$)|\n|\s*;\s|,?\s+(?:and\s+)?then\b"
+)
+
+
+def bind_named_fields(
+    text: str,
+    params: Sequence[Param],
+    atoms: Sequence[tuple[Span, int]],
+    values: dict[str, list[Any]],
+    evidence: dict[str, float],
+    used: set[int],
+) -> None:
+    """Bind the words written after a parameter's own name and a colon, to the next field.
+
+    "Send an email to team@corp.com, subject: Release, body: v2 is out": the subject is
+    "Release", the body "v2 is out". Only free-text parameters, named by their whole name
+    or its last word; the atoms inside are used.
+    """
+    by_name: dict[str, Param] = {}
+    for param in params:
+        if param.kind != "string" or param.enum or param.closed or param.name in values:
+            continue
+        words = re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param.name).lower())
+        for key in {param.name.lower(), words[-1] if words else ""} - {""}:
+            by_name.setdefault(key, param)
+    for match in _FIELD.finditer(text):
+        named = by_name.get(match.group(1).lower())
+        if named is None or named.name in values:
+            continue
+        start = match.end()
+        stop = _FIELD_END.search(text, start)
+        end = stop.start() if stop is not None else len(text)
+        said = text[start:end].strip().strip("'\"“”")
+        if not said:
+            continue
+        values[named.name], evidence[named.name] = [said], 2.0
+        used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)
+
+
 def bind_said_content(
     text: str,
     params: Sequence[Param],

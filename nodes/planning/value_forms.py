@@ -217,6 +217,9 @@ def _lower_run(words: Sequence[re.Match[str]], start: int) -> list[int]:
             break
         if run and words[index].start() - words[index - 1].end() != 1:
             break
+        if index > 0 and words[index - 1].group() in {".", "@", "/", ":"} \
+                and words[index - 1].end() == words[index].start():
+            break  # "team@corp.com": a part of an address or a path is no item
         run.append(index)
         index += 1
     return run

@@ -220,3 +220,28 @@ def test_an_optional_list_said_after_with_is_the_things_added() -> None:
                                 "Street", "order_pizza", "Order a pizza for delivery", pizza)
     assert calls == [{"size": "large", "address": "42 Elm Street",
                       "toppings": ["pepperoni", "mushrooms"]}]
+
+
+def test_fields_written_as_name_colon_words() -> None:
+    email = schema(
+        ["to", "subject", "body"],
+        to={"type": "array", "items": STR, "description": "Recipient email addresses"},
+        subject=STR, body=STR, cc={"type": "array", "items": STR},
+    )
+    calls = _planned_by_meaning("Send an email to team@corp.com, subject: Release, body: v2 is "
+                                "out. cc boss@corp.com", "send_email", "Send an email", email)
+    # "corp.com, subject" is no list of two things: a part of an address is no item.
+    assert calls == [{"to": ["team@corp.com"], "subject": "Release", "body": "v2 is out",
+                      "cc": ["boss@corp.com"]}]
+
+
+def test_the_word_before_the_tools_own_things_is_what_kind_they_are() -> None:
+    movies = schema(["location"], location=STR, genre=STR,
+                    date={**STR, "description": "Date, e.g. today"})
+    calls = _planned_by_meaning("Find horror movies in Denver. Thanks!", "find_movies",
+                                "Find movies showing in theaters", movies)
+    assert calls == [{"location": "Denver", "genre": "horror"}]
+    # A word of which or how many is no kind: "the latest movies" sets no genre.
+    calls = _planned_by_meaning("Find the latest movies in Denver", "find_movies",
+                                "Find movies showing in theaters", movies)
+    assert calls == [{"location": "Denver"}]
