@@ -24,6 +24,8 @@ from nodes.planning.clause_calls import (
     source_key,
 )
 from nodes.planning.draft import PlanDraft
+from nodes.planning.request_spans import extract_spans
+from nodes.planning.value_cues import bound_side
 from nodes.state import ArgSource, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.language.identifiers import split_words
@@ -102,6 +104,18 @@ def complete_earlier_read(
     return True
 
 
+def _number_key(value: object) -> str:
+    """A value as compared across readings: 200 and 200.0 are one number."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return repr(float(value))
+    return repr(value)
+
+
+def _said_as_its_end(text: str, param: str) -> bool:
+    """Whether a number of the text is said as the end of a range this parameter bounds."""
+    return any(bound_side(text, span, param) == 1 for span in extract_spans(text))
+
+
 def add_named_argument(
     draft: PlanDraft, sub: SubIntent, catalog: Catalog, bind: BindCall
 ) -> bool:
@@ -124,8 +138,14 @@ def add_named_argument(
         if str(source.get("origin", "")).startswith(("span:", "entity:"))
     }
     said = set(re.findall(r"[a-z]+", sub["text"].lower()))
+    # "Nothing above 200 dollars a night." names the upper end of max_price by its words.
+    bounds = {_number_key(span.value) for span in extract_spans(sub["text"])}
     new = {param: source for param, source in own.items()
-           if param not in host["args"] and set(split_words(param.lower())) & said}
+           if param not in host["args"] and (
+               set(split_words(param.lower())) & said
+               or (_number_key(source.get("value")) in bounds
+                   and _said_as_its_end(sub["text"], param))
+           )}
     # "Put it under the name Smith": the value the named parameter takes is no other
     # parameter's ("Smith" as the restaurant) too.
     named = {source_key(source) for source in new.values()}

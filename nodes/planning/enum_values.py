@@ -21,7 +21,7 @@ from nodes.planning.value_forms import operation_option
 from stores.language.codes import code_in
 from stores.language.identifiers import singular
 from stores.language.keywords import lemmatize
-from stores.language.units import unit_option
+from stores.language.units import system_option, unit_option
 
 # Where a value said as a word starts: no letter before it, nor a letter's apostrophe ("I'm").
 _WORD_START = r"(?<![\w])(?<![A-Za-z]['’])"
@@ -38,7 +38,7 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int
                  for m in re.finditer(rf"{_WORD_START}{re.escape(o)}(?![\w])", text)]
         if exact:
             return min(exact)[1], min(exact)[0]
-        return code_in(text, options) or unit_option(text, options)
+        return code_in(text, options) or unit_option(text, options) or system_option(text, options)
     lowered = text.lower()
     best: tuple[float, Any, int, int] | None = None
     candidate: tuple[float, Any, int, int] | None
@@ -78,7 +78,8 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int
     if best is None:
         # "into Spanish" names the code "es", "in miles" the symbol "mi"; "remove" the action
         # "delete".
-        return code_in(text, options) or unit_option(text, options) or _operation_at(text, options)
+        return (code_in(text, options) or unit_option(text, options)
+                or system_option(text, options) or _operation_at(text, options))
     return (best[1], best[2], best[3])
 
 

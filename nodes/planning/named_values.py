@@ -20,6 +20,7 @@ from nodes.planning.enum_values import enum_mentions, enum_value
 from nodes.planning.param_fit import Param, content_words
 from nodes.planning.param_values import coerce, flag_option, flag_value
 from nodes.planning.request_spans import Span
+from stores.language.keywords import lemmatize
 
 
 def bind_named_values(
@@ -72,7 +73,10 @@ def bind_named_values(
                 if param.kind != "array" and len(others) > 1 and whole is not None:
                     values[param.name] = [whole]
                 elif param.kind != "array" and len(others) > 1 and named[0] in others:
-                    values[param.name] = others  # "gini ... and entropy": one call each
+                    cued = [o for o in others if _after_its_name(text, param, o)]
+                    # "the newest shoes, sorted by rating": the value said after the
+                    # parameter's name is its value; "gini ... and entropy": one call each
+                    values[param.name] = cued if len(cued) == 1 else others
         elif param.kind == "boolean":
             flag = flag_value(text, param)
             if flag is not None:
@@ -95,6 +99,20 @@ def bind_named_values(
         evidence[pair[0].name] = evidence[pair[1].name] = 2.0
         start, end = counted[2]
         used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)
+
+
+def _after_its_name(text: str, param: Param, option: Any) -> bool:
+    """Whether an allowed value is said right after a word of its parameter's name.
+
+    "sorted by rating" for ``sort_by``: "sorted" is the name's "sort" said as a verb.
+    """
+    spoken = re.sub(r"[_\-]+", " ", str(option)).lower()
+    found = re.search(rf"(?<![\w]){re.escape(spoken)}(?![\w])", text.lower())
+    if found is None:
+        return False
+    before = re.findall(r"[a-z]+", text.lower()[: found.start()])[-3:]
+    stems = {lemmatize(word) for word in before} | set(before)
+    return bool(stems & (param.name_words - {"by", "of", "for"}))
 
 
 # The two ends of a conversion, by the first word of a parameter's name.

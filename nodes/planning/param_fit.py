@@ -484,12 +484,12 @@ def _names_no_language(span: Span, param: Param) -> bool:
     "Brazilian Portuguese", never a person; a name of several words none of which the ISO
     tables know as a language is no value.
     """
-    if span.kind != "name" or not isinstance(span.value, str):
+    if span.kind not in {"name", "quoted"} or not isinstance(span.value, str):
         return False
     if head_word(param.name) not in _KIND_WORDS["language"]:
         return False
     written = span.value.strip()
-    if len(written.split()) < 2:
+    if len(written.split()) < (2 if span.kind == "name" else 3):
         return False  # "Rust", "Klingon": languages the ISO tables do not list are words
     return not any(codes_of(word, "language") for word in [written, *written.split()])
 
@@ -532,7 +532,7 @@ def _more_name_words(words: Iterable[str], param: Param) -> float:
 
 # How a description says its parameter counts something: "the number of photos".
 _COUNTS = re.compile(r"\b(?:number of|how many|count of|amount of|quantity of)\b", re.I)
-_COUNT_NAMES = frozenset({"count", "num", "number", "limit", "quantity", "total", "n"})
+_COUNT_NAMES = frozenset({"count", "num", "number", "limit", "quantity", "total", "n", "result"})
 
 
 def _counts_other_noun(noun: str, param: Param) -> bool:

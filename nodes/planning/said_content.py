@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from nodes.planning.param_fit import Param, is_place_param
+from nodes.planning.descriptions import asks_clock_form, asks_date_form
+from nodes.planning.param_fit import DATE_WORDS, Param, is_place_param
 from nodes.planning.request_spans import TITLES, Span
 from stores.language.identifiers import singular
 from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
@@ -78,7 +79,8 @@ _RESULTS_SAID = re.compile(
     re.I,
 )
 # "add a note: buy more coffee filters": a noun, a colon, the words.
-_COLON = re.compile(r"\b[A-Za-z]+:\s+(?=\S)")
+# "Send an SMS to +447700900123: Meeting moved to 3pm": a recipient, a colon, the words.
+_COLON = re.compile(r"(?:\b[A-Za-z]+|\+?\d[\d\-]{5,}|\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+):\s+(?=\S)")
 # Where passed-on words end: the sentence's end or the next step (", then"); after the tool's
 # own verb, before the language a translation goes into ("translate how are you into French").
 _END = re.compile(r"[.!?](?:\s|$)|\n|;\s|,?\s+(?:and\s+)?then\b")
@@ -158,10 +160,11 @@ def said_content(
             continue  # "Dr. Lee": a title's period ends no sentence
         end = min(end, stop.start())
         break
-    if marker is _FIND:
+    if marker in (_FIND, _SEARCH):
         # "Find videos of cats playing piano" to search_videos: the tool's own things, then
-        # what they are of
-        own = re.match(r"([A-Za-z]+)\s+(?:of|about|on|for|with|featuring)\s+", text[start:end])
+        # what they are of ("search for 10 videos of cats": the count is a value of its own)
+        own = re.match(r"(?:\d+\s+)?([A-Za-z]+)\s+(?:of|about|on|for|with|featuring)\s+",
+                       text[start:end])
         if own is not None and singular(own.group(1).lower()) in verbs:
             start += own.end()
     if text[start : start + 1] in "'\"“‘`":
@@ -172,11 +175,14 @@ def said_content(
     return takers[0], said, start, start + len(said), by_verb
 
 
-def trim_when(said: str, start: int, atoms: Sequence[tuple[Span, int]]) -> str:
+def trim_when(
+    said: str, start: int, atoms: Sequence[tuple[Span, int]], *, when_taken: bool = True
+) -> str:
     """The passed-on words without a time, day or bound said after them.
 
     "water the plants at 6pm": the time is the reminder's, not the text's; "guitar lessons
-    under 10 minutes": the bound is a value of its own.
+    under 10 minutes": the bound is a value of its own. Without ``when_taken`` (no other
+    parameter takes a time or a date) a time stays in the words: "Meeting moved to 3pm".
     """
     end = start + len(said)
     for span, _ in sorted(atoms, key=lambda item: -item[0].start):
@@ -184,6 +190,8 @@ def trim_when(said: str, start: int, atoms: Sequence[tuple[Span, int]]) -> str:
             continue
         head = said[: span.start - start]
         if span.kind in {"time", "date", "datetime"}:
+            if not when_taken:
+                continue
             cut = re.search(
                 r"\s+(?:at|on|by|before|after|for|every|each|since|until|till|from)?\s*$", head
             )
@@ -261,7 +269,12 @@ def bind_said_content(
     if found is None:
         return
     param, said, start, _, by_verb = found
-    said = trim_when(said, start, atoms).strip()
+    when_taken = any(
+        other is not param and (other.name_words & DATE_WORDS or asks_date_form(other.schema)
+                                or asks_clock_form(other.schema))
+        for other in params
+    )
+    said = trim_when(said, start, atoms, when_taken=when_taken).strip()
     if shown:
         said = _only_what_is_searched(said, values, verbs)
     if not said or len(said.split()) > 60:

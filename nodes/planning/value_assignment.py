@@ -28,7 +28,7 @@ from nodes.planning.request_spans import Span, context_words
 from nodes.planning.value_cues import head_word
 from nodes.planning.venues import place_cue_after_venue, places_after_venues
 from stores.language.codes import codes_of
-from stores.language.identifiers import singular
+from stores.language.identifiers import identifier_base, singular, split_words
 from stores.language.keywords import lemmatize
 
 __all__ = ["NUMBER_GUESS_CUE", "choose_pairs", "names_another", "plain_values"]
@@ -252,6 +252,16 @@ _ID_WORDS = _ID_LINKS - {"of", "is"}  # the words that call a value an id
 _OBJECT_LINKS = frozenset({"whose", "with", "having", "has", "its", "the", "a", "an"})
 
 
+def _of_own_thing(param: Param, own: AbstractSet[str]) -> bool:
+    """Whether an identifier identifies the tool's own thing.
+
+    ``tracking_number`` of ``track_package`` and a bare ``id`` do; ``user_id`` of
+    ``list_orders`` does not.
+    """
+    base = [lemmatize(w) for w in split_words(identifier_base(param.name))]
+    return all(word in own for word in base)
+
+
 def _names_it(
     text: str, span: Span, param: Param, lone: bool = False,
     own: AbstractSet[str] = frozenset(),
@@ -270,7 +280,7 @@ def _names_it(
         if _word_match(lemma, param.name_words - _ID_LINKS):
             return True
         said_id = said_id or word in _ID_WORDS
-        if lone and (word in {"id", "ids"} or lemma in own):
+        if lone and (word in {"id", "ids"} or (lemma in own and _of_own_thing(param, own))):
             return True  # "Adriel, id 12345" for the one identifier the tool takes
         # "employee whose ID is 345", "a law case with number 43403": once the value is
         # called an id or a number, the object may stand a relative word further back.

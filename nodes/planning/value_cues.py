@@ -102,7 +102,10 @@ _AT_LEAST = re.compile(
 _AT_MOST = re.compile(
     r"\b(?:under|below|less\s+than|fewer\s+than|lower\s+than|smaller\s+than|shorter\s+than"
     r"|cheaper\s+than|at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to"
-    r"|maximum(?:\s+of)?|within|not\s+exceeding|no\s+higher\s+than)\s+[$€£¥]?\s*$",
+    r"|maximum(?:\s+of)?|within|not\s+exceeding|no\s+higher\s+than"
+    # "nothing above $200", "not over 3 hours": the end not to pass
+    r"|(?:nothing|none|not)\s+(?:over|above|more\s+than|higher\s+than|pricier\s+than))"
+    r"\s+[$€£¥]?\s*$",
     re.I,
 )
 _LOWER_BOUND = frozenset({"min", "minimum", "least", "lower", "low", "floor", "from"})

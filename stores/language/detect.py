@@ -92,3 +92,17 @@ def guess_non_english(text: str) -> str | None:
     if best >= 1 and best > english:
         return language
     return None
+
+
+def written_language(text: str) -> str | None:
+    """The language a passage is written in: a clear other language, or English.
+
+    English when no other language is clear and at least two English function words are
+    said ("I love the food here!"); None when there is too little to tell.
+    """
+    other = guess_non_english(text)
+    if other is not None:
+        return other
+    words = [w.lower() for w in tokenize(text)]
+    english = sum(1 for w in words if w in STOPWORDS or w in _ENGLISH_EXTRA)
+    return "English" if english >= 2 else None

@@ -150,6 +150,37 @@ def unit_option(text: str, options: Sequence[str]) -> tuple[str, int] | None:
             return hits[0], match.start()
     # "in F", "72°F", "degrees C": a temperature scale said by its letter (pint reads a lone
     # F as farad and C as coulomb).
+    return _scale_letter(text, units)
+
+
+def system_option(text: str, options: Sequence[str]) -> tuple[str, int] | None:
+    """The option naming the system of units ("metric", "imperial") a unit said belongs to.
+
+    "weather in London in fahrenheit" for ``units: metric | imperial``: Fahrenheit, miles
+    and pounds are pint's imperial or US customary units; Celsius, kilometres and kilograms
+    are metric. The first unit said that belongs to one system decides.
+    """
+    by_system = {str(o).lower(): o for o in options if isinstance(o, str)}
+    if not {"metric", "imperial"} <= set(by_system):
+        return None
+    registry = _registry()
+    customary = set(dir(registry.sys.imperial)) | set(dir(registry.sys.US))
+    for match in re.finditer(r"[A-Za-z]{2,}", text):
+        said = unit_of(match.group())
+        if said is None or len(said._units) != 1:
+            continue
+        name = next(iter(said._units))
+        if name in customary or name == "degree_Fahrenheit":
+            return by_system["imperial"], match.start()
+        if name == "degree_Celsius" or re.fullmatch(
+            r"(?:kilo|centi|milli)?(?:meter|gram|liter)", name
+        ):
+            return by_system["metric"], match.start()
+    return None
+
+
+def _scale_letter(text: str, units: Sequence[tuple[str, Any]]) -> tuple[str, int] | None:
+    """A temperature scale said by its letter, among options that are units."""
     for match in _SCALE_LETTER.finditer(text):
         said = unit_of(_SCALES[match.group(1)])
         hits = [option for option, unit in units if unit == said]

@@ -16,9 +16,11 @@ from nodes.parsing.splitting import about_the_speaker
 from nodes.planning.draft import PlanRequest
 from nodes.planning.request_spans import extract_spans
 from nodes.planning.rules import RulePlanner
+from nodes.planning.schema_binder import bind_schema
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import Catalog
 from stores.language.lexicon import Lexicon
+from stores.language.units import system_option
 from stores.retrieval.embeddings import default_embedder
 from tests.unit_tests.test_everyday_requests import INT, NUM, STR, _planned, schema
 
@@ -180,6 +182,10 @@ def test_the_tools_own_object_before_digits_names_its_one_identifier() -> None:
     user = schema(["user_id"], user_id=STR)
     calls = _planned("get the user for account 123456", "get_user", "Get a user", user)
     assert all(call.get("user_id") != "123456" for call in calls)
+    # The tool's own object names only an identifier of that object: "order 5" is no user.
+    calls = _planned("list the refunds of order 5", "list_orders", "List the orders of a user",
+                     user)
+    assert all(call.get("user_id") != "5" for call in calls)
 
 
 def test_a_label_is_what_a_thing_is_called_or_labeled() -> None:
@@ -245,3 +251,93 @@ def test_the_word_before_the_tools_own_things_is_what_kind_they_are() -> None:
     calls = _planned_by_meaning("Find the latest movies in Denver", "find_movies",
                                 "Find movies showing in theaters", movies)
     assert calls == [{"location": "Denver"}]
+
+
+def test_a_count_of_the_tools_own_things_is_how_many_results() -> None:
+    videos = schema(["query"], query=STR, max_results=INT)
+    calls = _planned_by_meaning("Find 5 videos about sourdough baking.", "search_videos",
+                                "Search videos", videos)
+    assert calls == [{"query": "sourdough baking", "max_results": 5}]
+    calls = _planned_by_meaning("Search for 10 videos of cats", "search_videos",
+                                "Search videos", videos)
+    assert calls == [{"query": "cats", "max_results": 10}]
+
+
+def test_a_unit_said_names_its_system_of_units() -> None:
+    assert system_option("weather london in fahrenheit pls", ["metric", "imperial"]) == (
+        "imperial", 18)
+    assert system_option("how far is it in km", ["metric", "imperial"]) == ("metric", 17)
+    assert system_option("the distance in miles", ["standard", "metric", "imperial"])[0] \
+        == "imperial"
+    assert system_option("in fahrenheit", ["celsius", "fahrenheit"]) is None
+
+
+def test_a_bound_said_in_a_sentence_of_its_own_adds_to_the_call_before() -> None:
+    hotels = schema(
+        ["city", "check_in", "check_out"], city=STR,
+        check_in={**STR, "description": "YYYY-MM-DD"}, check_out={**STR, "description":
+                                                                 "YYYY-MM-DD"},
+        max_price={**NUM, "description": "Maximum price per night in USD"},
+    )
+    calls = _planned_by_meaning("Find hotels in Paris from 2024-07-01 to 2024-07-05. Nothing "
+                                "above 200 dollars a night.", "search_hotels",
+                                "Search for hotels in a city", hotels)
+    assert calls == [{"city": "Paris", "check_in": "2024-07-01", "check_out": "2024-07-05",
+                      "max_price": 200.0}]
+
+
+def test_the_allowed_value_said_after_its_parameters_name_is_the_one() -> None:
+    calls = _planned_by_meaning("Show me the newest running shoes, sorted by rating.",
+                                "search_products", _SEARCHES, PRODUCTS)
+    assert calls == [{"query": "running shoes", "sort_by": "rating"}]
+    # Two values said alike are two calls still.
+    weather = schema(["city"], city=STR, unit={**STR, "enum": ["celsius", "fahrenheit"]})
+    calls = _planned_by_meaning("What's the temperature in Paris in celsius and in "
+                                "fahrenheit?", "get_weather", "Get the current weather of a "
+                                "city", weather)
+    assert len(calls) == 2
+
+
+def test_words_after_a_recipient_and_a_colon_keep_their_time() -> None:
+    sms = schema(["phone_number", "message"], phone_number={
+        **STR, "description": "E.164, e.g. +14155550100"}, message=STR)
+    calls = _planned_by_meaning("Send an SMS to +447700900123: Meeting moved to 3pm",
+                                "send_sms", "Send a text message to a phone number", sms)
+    # No parameter takes a time: the time is part of the message.
+    assert calls == [{"phone_number": "+447700900123", "message": "Meeting moved to 3pm"}]
+
+
+def test_the_end_of_a_stay_is_its_start_plus_its_length() -> None:
+    booking = schema(
+        ["hotel_name", "start_date", "end_date"], hotel_name=STR,
+        start_date={**STR, "description": "The start date. Use format 'YYYY-MM-DD'."},
+        end_date={**STR, "description": "The end date. Use format 'YYYY-MM-DD'."},
+    )
+    bound = bind_schema("Book the Plaza Hotel for 3 nights starting from 1st June 2022", booking)
+    assert bound.sets == [{"hotel_name": "Plaza Hotel", "start_date": "2022-06-01",
+                           "end_date": "2022-06-04"}]
+    stay = schema(["check_in", "check_out"], check_in={**STR, "description": "YYYY-MM-DD"},
+                  check_out={**STR, "description": "YYYY-MM-DD"})
+    assert bind_schema("a room from 2024-09-10 for two weeks", stay).sets == [
+        {"check_in": "2024-09-10", "check_out": "2024-09-24"}]
+    # An end said is kept.
+    assert bind_schema("a room from 2024-09-10 to 2024-09-12 for 2 guests", stay).sets == [
+        {"check_in": "2024-09-10", "check_out": "2024-09-12"}]
+
+
+def test_the_language_a_text_is_written_in_is_read_from_the_text() -> None:
+    sentiment = schema(["text", "language"], text={
+        **STR, "description": "The text on which to perform sentiment analysis."},
+        language={**STR, "description": "The language in which the text is written."})
+    bound = bind_schema("Analyze the sentiment of 'I love the food here! It's always fresh.'",
+                        sentiment)
+    assert bound.sets == [{"text": "I love the food here! It's always fresh.",
+                           "language": "English"}]
+    # A language to translate into is never guessed from the text.
+    into = schema(["text", "language"], text=STR,
+                  language={**STR, "description": "The language to translate into."})
+    assert bind_schema("Translate the text 'I love the food here, it is great'",
+                       into).missing == ["language"]
+    # Nor is a quoted sentence a language.
+    assert bind_schema("Translate 'I love the food here, it is great'", into).sets == [
+        {"text": "I love the food here, it is great"}]
