@@ -213,6 +213,12 @@ def trim_when(
 # The name opens the request or follows a comma: "about the NBA league: the record ..." is no
 # field but a list announced.
 _FIELD = re.compile(r"(?:^\s*|[,;(\n]\s*)([A-Za-z][\w\-]*)\s*:\s+(?=\S)")
+# "a note titled Ideas with body build a treehouse": "with", a text parameter's name, its words.
+_WITH_FIELD = re.compile(
+    r"\b(?:with|and)\s+(?:the\s+|a\s+)?([A-Za-z][\w\-]*)\s+"
+    r"(?!(?:of|to|for|in|on|at|and|is|as|that|which|from|by)\b)(?=[A-Za-z'\"])",
+    re.I,
+)
 _FIELD_END = re.compile(
     r"\s*[,;]\s*[A-Za-z][\w\-]*\s*:\s|[.!?](?:\s|$)|\n|\s*;\s|,?\s+(?:and\s+)?then\b"
 )
@@ -239,13 +245,29 @@ def bind_named_fields(
         words = re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param.name).lower())
         for key in {param.name.lower(), words[-1] if words else ""} - {""}:
             by_name.setdefault(key, param)
-    for match in _FIELD.finditer(text):
+    fields = [(m, False) for m in _FIELD.finditer(text)]
+    fields += [(m, True) for m in _WITH_FIELD.finditer(text)]
+    for match, said_with in sorted(fields, key=lambda item: item[0].start()):
         named = by_name.get(match.group(1).lower())
         if named is None or named.name in values:
+            continue
+        if said_with and not _takes(named, _CONTENT_NAMES | (_TITLE_NAMES - {"name"})):
+            # "with size large" is an allowed value's business, "with name John Doe in New
+            # York" a name's: no words passed on
             continue
         start = match.end()
         stop = _FIELD_END.search(text, start)
         end = stop.start() if stop is not None else len(text)
+        if said_with:
+            # "with body build a treehouse and pin it": the words end at the next step
+            joint = re.search(r"\s+(?:and|with)\s+", text[start:end])
+            end = start + joint.start() if joint is not None else end
+            speech = _SPEECH.search(text, start, end)  # "with subject Lunch saying ..."
+            end = speech.start() if speech is not None else end
+            if not _takes(named, _CONTENT_NAMES):
+                # "with label Gym at 6 am": a title ends before what is said of when or where
+                place = re.search(r"\s+(?:at|on|in|for|by|from|to)\s+", text[start:end])
+                end = start + place.start() if place is not None else end
         said = text[start:end].strip().strip("'\"“”")
         if not said:
             continue

@@ -341,3 +341,16 @@ def test_the_language_a_text_is_written_in_is_read_from_the_text() -> None:
     # Nor is a quoted sentence a language.
     assert bind_schema("Translate 'I love the food here, it is great'", into).sets == [
         {"text": "I love the food here, it is great"}]
+
+
+def test_with_a_text_parameters_name_then_its_words() -> None:
+    note = schema(["body"], title=STR, body=STR)
+    assert bind_schema("Save a note titled Ideas with body build a treehouse", note).sets == [
+        {"body": "build a treehouse", "title": "Ideas"}]
+    assert bind_schema("Create a note with title Groceries and body buy milk", note).sets == [
+        {"title": "Groceries", "body": "buy milk"}]
+    # A name is a name's business: "with name John Doe in New York" passes no words on.
+    record = schema(["criminal_name"], criminal_name=STR, region=STR)
+    bound = bind_schema("Find the conviction status of a criminal with name John Doe in New "
+                        "York", record)
+    assert bound.sets[0]["criminal_name"] == "John Doe"
