@@ -111,11 +111,6 @@ def _number_key(value: object) -> str:
     return repr(value)
 
 
-def _said_as_its_end(text: str, param: str) -> bool:
-    """Whether a number of the text is said as the end of a range this parameter bounds."""
-    return any(bound_side(text, span, param) == 1 for span in extract_spans(text))
-
-
 def add_named_argument(
     draft: PlanDraft, sub: SubIntent, catalog: Catalog, bind: BindCall
 ) -> bool:
@@ -139,12 +134,13 @@ def add_named_argument(
     }
     said = set(re.findall(r"[a-z]+", sub["text"].lower()))
     # "Nothing above 200 dollars a night." names the upper end of max_price by its words.
-    bounds = {_number_key(span.value) for span in extract_spans(sub["text"])}
+    spans = extract_spans(sub["text"])
+    bounds = {_number_key(span.value) for span in spans}
     new = {param: source for param, source in own.items()
            if param not in host["args"] and (
                set(split_words(param.lower())) & said
                or (_number_key(source.get("value")) in bounds
-                   and _said_as_its_end(sub["text"], param))
+                   and any(bound_side(sub["text"], span, param) == 1 for span in spans))
            )}
     # "Put it under the name Smith": the value the named parameter takes is no other
     # parameter's ("Smith" as the restaurant) too.

@@ -242,7 +242,7 @@ def bind_named_fields(
     for param in params:
         if param.kind != "string" or param.enum or param.closed or param.name in values:
             continue
-        words = re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param.name).lower())
+        words = _name_words(param)
         for key in {param.name.lower(), words[-1] if words else ""} - {""}:
             by_name.setdefault(key, param)
     fields = [(m, False) for m in _FIELD.finditer(text)]
@@ -340,5 +340,10 @@ def _takes(param: Param, names: AbstractSet[str]) -> bool:
     """A free-text parameter named by one of ``names`` (its name's last word)."""
     if param.kind != "string" or param.enum or param.closed or param.identifier:
         return False
-    words = re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param.name).lower())
+    words = _name_words(param)
     return bool(words) and words[-1] in names
+
+
+def _name_words(param: Param) -> list[str]:
+    """A parameter's name as lower-case words, camel case split ("targetLanguage")."""
+    return re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param.name).lower())

@@ -16,6 +16,7 @@ from nodes.planning.request_spans import extract_spans
 from nodes.planning.said_content import said_content
 from nodes.planning.schema_binder import bind_schema
 from stores.catalog.model import Catalog
+from stores.retrieval.embeddings import Embedder
 from tests.unit_tests.test_rule_planner_schema import plan_catalog
 
 STR = {"type": "string"}
@@ -27,7 +28,10 @@ def schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required}
 
 
-def _planned(request: str, name: str, description: str, params: dict[str, Any]) -> list[Any]:
+def _planned(
+    request: str, name: str, description: str, params: dict[str, Any],
+    embedder: Embedder | None = None,
+) -> list[Any]:
     catalog = Catalog()
     catalog.add_raw_tool(
         {"name": name, "agent": "t", "description": description, "side_effect": False,
@@ -36,7 +40,7 @@ def _planned(request: str, name: str, description: str, params: dict[str, Any]) 
     )
     return [
         {k: v.get("value") for k, v in c["args"].items()}
-        for c in plan_catalog(request, catalog).calls
+        for c in plan_catalog(request, catalog, embedder).calls
         if c["role"] == "core"
     ]
 

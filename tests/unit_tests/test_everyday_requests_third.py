@@ -10,16 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from nodes.context import Context
-from nodes.parsing.rules import RuleIntentParser
 from nodes.parsing.splitting import about_the_speaker
-from nodes.planning.draft import PlanRequest
 from nodes.planning.request_spans import extract_spans
-from nodes.planning.rules import RulePlanner
 from nodes.planning.schema_binder import bind_schema
-from stores.catalog.depgraph import ToolDependencyGraph
-from stores.catalog.model import Catalog
-from stores.language.lexicon import Lexicon
 from stores.language.units import system_option
 from stores.retrieval.embeddings import default_embedder
 from tests.unit_tests.test_everyday_requests import INT, NUM, STR, _planned, schema
@@ -29,24 +22,8 @@ def _planned_by_meaning(
     request: str, name: str, description: str, params: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """The core calls the rule planner makes with the offline embedding model, as zspace runs."""
-    catalog = Catalog()
-    catalog.add_raw_tool(
-        {"name": name, "agent": "t", "description": description, "side_effect": False,
-         "environment": "test", "input_schema": params},
-        source="test",
-    )
-    lexicon = Lexicon.default()
-    intent = RuleIntentParser(lexicon).parse(request)
-    candidates = {
-        sub["id"]: [{"tool_id": tool_id, "agent": "t", "score": 1.0, "call_name": ""}
-                    for tool_id in catalog.tools]
-        for sub in intent["sub_intents"]
-    }
-    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
-                          Context(), embedder=default_embedder())
-    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
-    return [{k: v.get("value") for k, v in c["args"].items()}
-            for c in draft.calls if c["role"] == "core"]
+    return _planned(request, name, description, params, default_embedder())
+
 
 CONVERT = schema(
     ["amount", "from_currency", "to_currency"], amount=NUM,
@@ -56,7 +33,6 @@ CONVERT = schema(
 
 # Words the request shares with the tool (no embedding model in these tests).
 _CONVERTS = "How many yen, dollars or pounds is an amount in euros, or in any currency"
-
 
 def test_a_sentence_about_the_speaker_is_context_wherever_it_stands() -> None:
     for said in ["I'm traveling to Japan.", "We're flying out tomorrow.", "My flight is at 9."]:

@@ -11,6 +11,7 @@ from nodes.planning.rules import RulePlanner
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import Catalog
 from stores.language.lexicon import Lexicon
+from stores.retrieval.embeddings import Embedder
 
 INT = {"type": "integer"}
 STR = {"type": "string"}
@@ -28,8 +29,11 @@ def plan(request: str, *tools: tuple[str, str, dict[str, Any], list[str]]) -> Pl
     return plan_catalog(request, catalog)
 
 
-def plan_catalog(request: str, catalog: Catalog) -> PlanDraft:
-    """The rule planner's draft for ``request``, every tool of ``catalog`` a candidate."""
+def plan_catalog(request: str, catalog: Catalog, embedder: Embedder | None = None) -> PlanDraft:
+    """The rule planner's draft for ``request``, every tool of ``catalog`` a candidate.
+
+    With ``embedder`` (the offline model, as zspace runs) the planner reads meanings too.
+    """
     lexicon = Lexicon.default()
     intent = RuleIntentParser(lexicon).parse(request)
     candidates = {
@@ -38,7 +42,7 @@ def plan_catalog(request: str, catalog: Catalog) -> PlanDraft:
         for sub in intent["sub_intents"]
     }
     planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
-                          Context())
+                          Context(), embedder=embedder)
     return planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
 
 
