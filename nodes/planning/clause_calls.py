@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from nodes.planning.binding import schema_properties
 from nodes.planning.draft import PlanDraft
 from nodes.state import ArgSource, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
+from stores.language.identifiers import singular, split_words
 
 
 def follow_said_steps(sub: SubIntent, core: PlannedCall, draft: PlanDraft) -> None:
@@ -24,14 +26,34 @@ def follow_said_steps(sub: SubIntent, core: PlannedCall, draft: PlanDraft) -> No
         core["depends_on"] = sorted({*core["depends_on"], *waited})
 
 
+# "The ticker is AAPL", "my zip code is 94110": a parameter's value stated as a fact.
+_STATED = re.compile(
+    r"\b(?:the|my|its|our|your|his|her|their)\s+((?:[a-z]+\s+){0,2}[a-z]+)\s+"
+    r"(?:is|are|should\s+be|=|:)\s+",
+    re.I,
+)
+
+
+def stated_outright(text: str, params: Sequence[str]) -> set[str]:
+    """The parameters a clause states the value of by name ("The ticker is AAPL.")."""
+    stated: set[str] = set()
+    for match in _STATED.finditer(text):
+        said = {singular(word) for word in match.group(1).lower().split()}
+        stated |= {p for p in params if set(split_words(p.lower())) <= said}
+    return stated
+
+
 def completes_earlier_call(
-    cores: Sequence[PlannedCall], planned: Sequence[PlannedCall]
+    cores: Sequence[PlannedCall], planned: Sequence[PlannedCall],
+    stated: AbstractSet[str] = frozenset(),
 ) -> str | None:
     """Merge a clause's one call into an earlier call of the same tool it only adds to.
 
     The earlier call must agree on every argument both have, and share one, unless it is a
-    read that takes none; the arguments it lacks are added to it. Returns the earlier call's
-    id, or None when there is no such call.
+    read that takes none; the arguments it lacks are added to it. A value the clause
+    ``stated`` by the parameter's name ("Get me the price of Apple. The ticker is AAPL.")
+    corrects the earlier one instead of disagreeing. Returns the earlier call's id, or None
+    when there is no such call.
     """
     if len(cores) != 1:
         return None
@@ -46,11 +68,13 @@ def completes_earlier_call(
         # A read said bare first ("I'd like to watch a movie.") and then with its values
         # ("Find me a Comedy with James Corden") is one read.
         bare = not call["args"] and not call.get("side_effect", True)
-        if not extra or not (shared or bare):
+        differ = {p for p in shared
+                  if source_key(call["args"][p]) != source_key(core["args"][p])}
+        corrected = {p for p in differ & stated
+                     if str(core["args"][p].get("origin", "")).startswith("span:")}
+        if not (extra or corrected) or not (shared or bare) or differ - corrected:
             return None
-        if any(source_key(call["args"][p]) != source_key(core["args"][p]) for p in shared):
-            return None
-        for param in extra:
+        for param in extra | corrected:
             call["args"][param] = core["args"][param]
         return str(call["call_id"])
     return None

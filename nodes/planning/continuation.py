@@ -25,6 +25,7 @@ from nodes.planning.clause_calls import (
 )
 from nodes.planning.draft import PlanDraft
 from nodes.planning.request_spans import extract_spans
+from nodes.planning.said_content import TITLE_NAMES, names_by_pronoun
 from nodes.planning.value_cues import bound_side
 from nodes.state import ArgSource, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
@@ -112,13 +113,16 @@ def _number_key(value: object) -> str:
 
 
 def add_named_argument(
-    draft: PlanDraft, sub: SubIntent, catalog: Catalog, bind: BindCall
+    draft: PlanDraft, sub: SubIntent, catalog: Catalog, bind: BindCall,
+    says_operation: Callable[[SubIntent], bool] | None = None,
 ) -> bool:
     """Fold a clause no tool fits that names one more argument of the call before it.
 
     "Send $50 to John and write 'dinner' as the note": the second clause names the note of
     the first clause's call and gives it; nothing else it says disagrees with that call. The
-    value is the user's own for a parameter the user named, so a write takes it too.
+    value is the user's own for a parameter the user named, so a write takes it too. A value
+    the parameter allows, said outright in a clause that asks for nothing ("Economy
+    class."), names it as well; "Then cancel my order in fahrenheit." asks for something else.
     """
     cores = [call for call in draft.calls if call["role"] == "core"]
     if not cores:
@@ -130,24 +134,30 @@ def add_named_argument(
     calls, _ = bind(sub, spec)
     own = {
         param: source for param, source in (calls[-1]["args"] if calls else {}).items()
-        if str(source.get("origin", "")).startswith(("span:", "entity:"))
+        if str(source.get("origin", "")).startswith(("span:", "entity:", "text"))
     }
     said = set(re.findall(r"[a-z]+", sub["text"].lower()))
+    allowed_named = says_operation is not None and not says_operation(sub)
+    if names_by_pronoun(sub["text"]):
+        said |= TITLE_NAMES  # "Call it focus.": the name or title of what came before
     # "Nothing above 200 dollars a night." names the upper end of max_price by its words.
     spans = extract_spans(sub["text"])
     bounds = {_number_key(span.value) for span in spans}
     new = {param: source for param, source in own.items()
            if param not in host["args"] and (
-               set(split_words(param.lower())) & said
+               # "Economy class, 2 passengers.": an allowed value said names its parameter
+               source.get("origin") == "text" and allowed_named
+               or set(split_words(param.lower())) & said
                or (_number_key(source.get("value")) in bounds
                    and any(bound_side(sub["text"], span, param) == 1 for span in spans))
            )}
     # "Put it under the name Smith": the value the named parameter takes is no other
     # parameter's ("Smith" as the restaurant) too.
-    named = {source_key(source) for source in new.values()}
+    # ("Cash on delivery.": "Cash" read as a topping too is the payment's word, any case.)
+    named = {source_key(source).lower() for source in new.values()}
     if not new or any(source_key(host["args"][p]) != source_key(source)
                       for p, source in own.items()
-                      if p in host["args"] and source_key(source) not in named):
+                      if p in host["args"] and source_key(source).lower() not in named):
         return False
     host["args"].update(new)
     draft.decide(sub["id"], "covered", tool=spec.id, completes=host["call_id"])

@@ -36,6 +36,8 @@ _CLOSED_LIST = re.compile(
 _OPEN_LIST = re.compile(
     r"e\.g\.?|i\.e\.?|such as|\blike\b|for example|for instance|example|\betc\b", re.I
 )
+# "'now' for current, 'weekend' for the coming weekend": each value said with what it means.
+_QUOTED_MEANINGS = re.compile(r"['\"]([^'\"]{1,40})['\"]\s+(?:for|means|is\s+for)\s+\w")
 _QUOTED_CHOICES = re.compile(
     r"\(\s*['\"][^'\"]{1,40}['\"](?:\s*(?:,|\bor\b|/)\s*['\"][^'\"]{1,40}['\"])+\s*\)"
 )
@@ -49,6 +51,9 @@ def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
     """
     closed = bool(_CLOSED_LIST.search(description))
     opened = _OPEN_LIST.search(description)
+    meanings = _QUOTED_MEANINGS.findall(description)
+    if len(meanings) >= 2 and not opened:
+        return tuple(dict.fromkeys(v.strip() for v in meanings)), True
     if not closed and not opened:
         # "The unit ('Celsius' or 'Fahrenheit')": quoted choices in brackets close the list.
         choices = _QUOTED_CHOICES.search(description)

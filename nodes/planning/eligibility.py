@@ -23,11 +23,12 @@ from nodes.planning.relevance import (
     MIN_PARTIAL_MEANING,
     MIN_RELEVANCE,
     NAMED_VALUE_EVIDENCE,
+    cosines,
     meaning,
     relevance,
     values_fit,
 )
-from nodes.planning.schema_binder import Binding, bind_schema
+from nodes.planning.schema_binder import Binding, bind_schema, bind_tool
 from nodes.state import Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
@@ -263,6 +264,15 @@ def fit_reason(
     if gives_its_values(text, spec, embedder, bound):
         return "values"
     if shared >= NAMED_VALUES_WORDS and names_its_values(text, spec, bound):
+        return "named values"
+    # "turn off the light in the kitchen" for control_device(device, command: on | off): no
+    # word shared and the meaning rated far, but a value the call needs and the tool allows
+    # is named outright, and the rest is read as the planner reads it, phrases by meaning
+    # too. (An optional one is weaker: "the distance in kilometers" names the unit of a tool
+    # that tells the time difference between two places.)
+    if embedder is not None and names_its_values(
+        text, spec, lambda: bind_tool(text, spec, cosines(embedder), segment=0)
+    ):
         return "named values"
     return None
 

@@ -102,6 +102,19 @@ def _lemmas(text: str) -> tuple[str, ...]:
     return tuple(lemmatize(singular(word)) for word in text.split())
 
 
+def _inside_name(text: str, start: int) -> bool:
+    """Whether the word at ``start`` is a capitalised word of a name of two words or more.
+
+    The word before counts only when it opens no sentence ("Show the History of Rome").
+    """
+    word = re.match(r"[A-Z][a-z]+\b", text[start:])
+    if word is None:
+        return False
+    after = re.match(r" [A-Z][a-z]+\b", text[start + word.end() :]) is not None
+    before = re.search(r"\w,?\s+[A-Z][a-z]+ $", text[:start]) is not None
+    return after or before
+
+
 def enum_mentions(text: str, param: Param) -> list[Any]:
     """Every enum (or allowed) value the text names word for word, in the order said."""
     options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
@@ -137,6 +150,9 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
             hits = _shortened_hits(lowered, spoken, param.enum or param.allowed)
         if not hits:
             hits = _words_close_together(words, lemmas)
+        if option.islower():
+            # "the Natural History Museum" names a museum, not the "history" of one
+            hits = [start for start in hits if not _inside_name(text, start)]
         found.extend((start, start + len(spoken), option) for start in hits)
     # "like new" names "Like New", not "New" as well: a value inside a longer one said is not.
     said = [(start, end, option) for start, end, option in found

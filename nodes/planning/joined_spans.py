@@ -16,7 +16,8 @@ from stores.language.spans import Span
 __all__ = ["join_feet_inches", "join_models", "join_regions"]
 
 
-_REGION_CODE = re.compile(r"[A-Z]{2}|(?:[A-Z]\.){2}")
+# "D.C." may lose its last dot to the sentence's end ("... Washington, D.C. in miles").
+_REGION_CODE = re.compile(r"[A-Z]{2}|[A-Z]\.[A-Z]\.?")
 
 
 # "5ft 10in", "6 feet 2 inches", "5'11\"": one length, in inches.
@@ -85,8 +86,10 @@ def join_regions(text: str, atoms: list[Span]) -> list[Span]:
             and _is_region(str(atom.value))
             and not _is_region(str(last.value))
         ):
-            place = text[last.start : atom.end]
-            joined[-1] = Span("name", place, place, last.start, atom.end, items=(last, atom))
+            end = atom.end + 1 if re.match(r"[A-Z]\.[A-Z]\.(?!\S)", text[atom.start :]) \
+                else atom.end
+            place = text[last.start : end]
+            joined[-1] = Span("name", place, place, last.start, end, items=(last, atom))
             continue
         joined.append(atom)
     return joined

@@ -507,6 +507,8 @@ def _self_cue(span: Span, param: Param) -> float:
             return SELF_CUE  # "United States" is a country, "Spanish" a language
     if param.name_words & _KIND_WORDS["country"] and is_country_code(span.value):
         return SELF_CUE  # "London, UK": the UK is the country
+    if "month" in param.name_words and span.value.lower() in MONTH_NAMES:
+        return SELF_CUE  # "in December" for month
     words = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z]+", span.value)]
     if len(words) < 2:
         return 0.0

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -202,6 +202,16 @@ def cached_vectors(embedder: Embedder, texts: Sequence[str]) -> list[np.ndarray]
             while len(_VECTORS) > VECTOR_CACHE_SIZE:
                 _VECTORS.popitem(last=False)
     return [known[key] for key in keys]
+
+
+def cosines(embedder: Embedder) -> Callable[[str, Sequence[str]], list[float]]:
+    """The embedding model's cosine between a text and phrases (vectors cached per process)."""
+
+    def similarity(query: str, phrases: Sequence[str]) -> list[float]:
+        anchor, *vectors = cached_vectors(embedder, [query, *phrases])
+        return [float(anchor @ vector) for vector in vectors]
+
+    return similarity
 
 
 def meaning(text: str, name: str, description: str, embedder: Embedder) -> float:

@@ -102,6 +102,13 @@ _RELATIVE_DAY = re.compile(
     re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
+# "a table for two tonight at 8": a bare hour after a part of the day and "at" is a time.
+_DAY_AT_HOUR = re.compile(
+    r"\b(?P<day>tonight|(?:this|tomorrow)\s+(?:morning|evening|night)|tomorrow\s+night)"
+    r"\s+at\s+(?P<hour>1[0-2]|0?[1-9])(?::(?P<minute>[0-5]\d))?\b"
+    r"(?!\s*(?:[:.]\d|%|[ap]\.?m|percent\b|degrees?\b))",
+    re.I,
+)
 _MONEY = re.compile(
     # "$3m", "$2 million"; "$300,000 mortgage" has no scale
     r"(?:[$€£¥]\s?)(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(k|m|million|billion|thousand)(?![A-Za-z]))?"
@@ -153,7 +160,10 @@ _STREET_WORDS = (
     "Parkway|Pkwy|Highway|Hwy|Terrace|Circle|Square|Sq"
 )
 _STREET_ADDRESS = re.compile(
-    rf"(?<![\w.])\d{{1,6}}[A-Za-z]?\s+(?:[A-Z][\w'\-]*\s+){{1,4}}(?:{_STREET_WORDS})\b\.?"
+    rf"(?<![\w.])\d{{1,6}}[A-Za-z]?\s+(?:(?:[A-Z][\w'\-]*\s+){{1,4}}(?:{_STREET_WORDS})\b\.?"
+    # "my house located at 123 main street": written in lower case, the street's word whole
+    r"|(?:(?!(?:the|a|an|of|per|down|up|along|on|in|to|from|by|and|or|my|our|your)\b)"
+    r"[a-z][a-z'\-]*\s+){1,3}(?:street|avenue|road|boulevard|lane|drive|parkway|highway)\b)"
     r"(?:,\s*(?:[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*){0,3}(?:\s+\d{5}(?:-\d{4})?)?"
     r"|\d{5}(?:-\d{4})?))*"
 )
@@ -297,11 +307,19 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             if _free(taken, match.start(), match.end()):
                 surface = match.group().strip()
                 _add(spans, taken, Span(kind, surface, surface, match.start(), match.end()))
+    for match in _DAY_AT_HOUR.finditer(text):
+        if _free(taken, match.start("hour"), match.end()):
+            half = "am" if match.group("day").lower().endswith("morning") else "pm"
+            written = f"{match.group('hour')}:{match.group('minute') or '00'}{half}"
+            _add(spans, taken, Span("time", written, written, match.start("hour"), match.end()))
     # "2020 Addison Street, Berkeley, CA, USA": a street address is one value, commas and all.
     for match in _STREET_ADDRESS.finditer(text):
         if _free(taken, match.start(), match.end()):
             written = match.group()
-            _add(spans, taken, Span("name", written, written, match.start(), match.end()))
+            if re.search(r"[a-z]{3,}\.$", written):
+                written = written[:-1]  # "to 42 Elm Street. Cash on delivery.": the sentence's
+            _add(spans, taken, Span("name", written, written, match.start(),
+                                    match.start() + len(written)))
     for match in _MONEY.finditer(text):
         if not _free(taken, match.start(), match.end()):
             continue

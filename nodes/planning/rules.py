@@ -37,6 +37,7 @@ from nodes.planning.clause_calls import (
     repeat_over_referent,
     restated_call,
     settle_waiting,
+    stated_outright,
 )
 from nodes.planning.continuation import (
     BindCall,
@@ -44,7 +45,6 @@ from nodes.planning.continuation import (
     complete_earlier_read,
     continue_earlier_read,
 )
-from nodes.planning.descriptions import without_examples
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
     ScoredCandidate,
@@ -61,7 +61,7 @@ from nodes.planning.leftover_values import bind_leftover_number
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.other_reads import coordinated_reads, cut_at_other_read
 from nodes.planning.param_values import stated_default
-from nodes.planning.schema_binder import Binding, bind_schema, content_words
+from nodes.planning.schema_binder import Binding, bind_tool, content_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
@@ -199,7 +199,7 @@ class RulePlanner:
             return True
         choice = self._choose_and_bind(draft, sub) or self._continuation(draft, sub)
         if choice is None and (self._completes_earlier_read(draft, sub) or add_named_argument(
-                draft, sub, self.catalog, self._bind_for(draft))):
+                draft, sub, self.catalog, self._bind_for(draft), self._says_operation)):
             return True
         if choice is not None and choice.missing and nothing_understood(sub):
             # A read may answer a clause nobody understood ("hola"), but asking the user
@@ -271,7 +271,9 @@ class RulePlanner:
             # Another clause already makes this very call ("Can you help me solve them?").
             draft.decide(sub["id"], "covered", tool=spec.id)
             return True
-        completed = completes_earlier_call(cores, draft.calls)
+        completed = completes_earlier_call(
+            cores, draft.calls, stated_outright(sub["text"], list(schema_properties(spec)))
+        )
         if completed is not None:
             # "Create a profile named X with class Mage, set the starting level to 5": the
             # second clause only adds an argument to the first clause's call.
@@ -409,7 +411,13 @@ class RulePlanner:
         # Values the user stated (an id, an amount, a key=value): words of the request an enum
         # matched ("text") are too weak to say a write ignored something.
         given = set().union(*(direct | through for *_, direct, through in trials)) - {"text"}
+        named = [content_words(c.spec.name.replace(".", " ")) for c, *_ in trials]
         for candidate, calls, missing, direct, through_lookups in trials:
+            # "board games from store BoardGameGeek": a value that is another candidate's
+            # own name names that tool; consumed by this one it is no value of the user's.
+            others = [words for (c, *_), words in zip(trials, named, strict=True)
+                      if c.spec.id != candidate.spec.id]
+            direct = direct - _naming_other_tools(calls, others)
             lookups = sum(1 for c in calls if c["role"] == "auxiliary")
             total = (
                 candidate.score
@@ -556,13 +564,8 @@ class RulePlanner:
         """The schema binder's reading of a text for a tool (cached per text and tool)."""
         key = (text, spec.id)
         if key not in self._bindings:
-            self._bindings[key] = bind_schema(
-                text,
-                spec.input_schema,
-                similarity=self._similarity if self.embedder is not None else None,
-                exclude=content_words(spec.name.replace(".", " ")),
-                read_only=spec.side_effect is False,
-                described=content_words(without_examples(spec.description)),
+            self._bindings[key] = bind_tool(
+                text, spec, self._similarity if self.embedder is not None else None
             )
         return self._bindings[key]
 
@@ -638,6 +641,18 @@ def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
         if key not in properties and f"{key}=" in text
     ]
     return ",".join(pairs)
+
+
+def _naming_other_tools(calls: Sequence[PlannedCall], others: Sequence[set[str]]) -> set[str]:
+    """Keys of a call's values that are, word for word, another tool's own name."""
+    keys: set[str] = set()
+    for call in calls:
+        for source in call["args"].values():
+            value = source.get("value")
+            words = content_words(value) if isinstance(value, str) else set()
+            if words and any(words <= other for other in others):
+                keys.add(str(source.get("origin", "")).split(":", 1)[-1])
+    return keys
 
 
 def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:

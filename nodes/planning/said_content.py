@@ -31,7 +31,7 @@ _CONTENT_NAMES = frozenset(
     """text message msg content body note comment prompt query q keyword keywords term search
     description caption task status question sentence phrase memo topic""".split()
 )
-_TITLE_NAMES = frozenset("title name subject heading label".split())
+TITLE_NAMES = frozenset("title name subject heading label".split())
 _LANGUAGE = frozenset({"language", "lang", "locale"})
 
 _SPEECH = re.compile(
@@ -45,7 +45,12 @@ _SPEECH = re.compile(
     r"|(?:note|memo)\s+(?:to|that)"
     r")\s+",
 )
-_NAMING = re.compile(r"\b(?:called|named|titled|entitled|labell?ed)\s+", re.I)
+# "a timer called eggs"; "label it gym", "Call it focus.": the thing named by a pronoun.
+_NAMING = re.compile(
+    r"\b(?:called|named|titled|entitled|labell?ed"
+    r"|(?:call|name|label|title|tag)\s+(?:it|them)(?:\s+as)?)\s+",
+    re.I,
+)
 # "news about electric cars": what a search is about, to the next comma.
 _ABOUT = re.compile(
     r"\b(?:about|regarding|concerning|on\s+the\s+topic\s+of"
@@ -100,7 +105,7 @@ def said_content(
     by meaning. None when the request passes nothing on, or no one parameter takes it.
     """
     content = [p for p in params if _takes(p, _CONTENT_NAMES)]
-    titles = [p for p in params if _takes(p, _TITLE_NAMES)]
+    titles = [p for p in params if _takes(p, TITLE_NAMES)]
     # (where the words start, who takes them, the marker; None for the tool's own verb)
     found: list[tuple[int, list[Param], re.Pattern[str] | None]] = []
     topics = [p for p in content if _takes(p, _SEARCH_NAMES)]
@@ -216,7 +221,7 @@ _FIELD = re.compile(r"(?:^\s*|[,;(\n]\s*)([A-Za-z][\w\-]*)\s*:\s+(?=\S)")
 # "a note titled Ideas with body build a treehouse": "with", a text parameter's name, its words.
 _WITH_FIELD = re.compile(
     r"\b(?:with|and)\s+(?:the\s+|a\s+)?([A-Za-z][\w\-]*)\s+"
-    r"(?!(?:of|to|for|in|on|at|and|is|as|that|which|from|by)\b)(?=[A-Za-z'\"])",
+    r"(?!(?:of|to|for|in|on|at|and|is|as|that|which|from|by|it|them)\b)(?=[A-Za-z'\"])",
     re.I,
 )
 _FIELD_END = re.compile(
@@ -251,7 +256,7 @@ def bind_named_fields(
         named = by_name.get(match.group(1).lower())
         if named is None or named.name in values:
             continue
-        if said_with and not _takes(named, _CONTENT_NAMES | (_TITLE_NAMES - {"name"})):
+        if said_with and not _takes(named, _CONTENT_NAMES | (TITLE_NAMES - {"name"})):
             # "with size large" is an allowed value's business, "with name John Doe in New
             # York" a name's: no words passed on
             continue
@@ -347,3 +352,9 @@ def _takes(param: Param, names: AbstractSet[str]) -> bool:
 def _name_words(param: Param) -> list[str]:
     """A parameter's name as lower-case words, camel case split ("targetLanguage")."""
     return re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param.name).lower())
+
+
+def names_by_pronoun(text: str) -> bool:
+    """Whether a clause names what was asked for before: "Call it focus.", "label it gym"."""
+    match = _NAMING.search(text)
+    return match is not None and re.search(r"\s(?:it|them)\b", match.group()) is not None

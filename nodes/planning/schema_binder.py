@@ -35,7 +35,7 @@ from nodes.planning.argument_sets import (
 )
 from nodes.planning.array_values import bind_arrays
 from nodes.planning.currency_values import currency_values
-from nodes.planning.descriptions import asks_date_form
+from nodes.planning.descriptions import asks_date_form, without_examples
 from nodes.planning.frequency_values import frequency_values
 from nodes.planning.name_phrases import phrase_after_cue, phrase_before_name
 from nodes.planning.named_lists import values_named_in_order
@@ -73,6 +73,7 @@ from nodes.planning.value_forms import (
     written_form,
 )
 from nodes.planning.venues import places_for
+from stores.catalog.model import ToolSpec
 from stores.language.date_formats import date_as_described, parse_written_date
 from stores.language.detect import written_language
 from stores.language.identifiers import singular, split_words
@@ -97,6 +98,36 @@ class Binding:
     sets: list[dict[str, Any]] = field(default_factory=lambda: [{}])
     missing: list[str] = field(default_factory=list)
     evidence: dict[str, float] = field(default_factory=dict)
+
+
+def bind_tool(
+    text: str, spec: ToolSpec, similarity: Similarity | None, segment: int = 3
+) -> Binding:
+    """:func:`bind_schema` for a tool as the planner reads a clause for it.
+
+    Never a word of the tool's own name, nor a phrase of only what its description says of
+    the tool; a read-only tool's optional parameters take plain values; ``similarity`` lets
+    phrases fill free text by meaning.
+    """
+    return bind_schema(
+        text,
+        spec.input_schema,
+        similarity=similarity,
+        exclude=content_words(spec.name.replace(".", " ")),
+        segment=segment,
+        read_only=spec.side_effect is False,
+        described=content_words(without_examples(spec.description)),
+    )
+
+
+def _spells_out(name: str, exclude: frozenset[str]) -> bool:
+    """A name of three words or more whose initials are a word of the tool's own name.
+
+    "the Body Mass Index for a person ..." to calculate_bmi names the tool, not a value.
+    """
+    words = name.split()
+    initials = "".join(word[0] for word in words if word[:1].isalpha()).lower()
+    return len(words) >= 3 and initials in exclude
 
 
 def bind_schema(
@@ -127,8 +158,10 @@ def bind_schema(
     # "the Wikipedia summary for Alan Turing" to get_wikipedia_summary: the tool's own name
     # said in capitals names the tool, it is no value of it.
     found = [span for span in found if not (
-        span.kind == "name" and exclude and content_words(str(span.value)) <= exclude
-        and content_words(str(span.value))
+        span.kind == "name" and exclude and (
+            content_words(str(span.value)) <= exclude and content_words(str(span.value))
+            or _spells_out(str(span.value), exclude)
+        )
     )]
     atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
     for group, span in enumerate(found):
@@ -201,6 +234,10 @@ def bind_schema(
                    for chunk in chunks]
         names = set(per_set[0][0])
         if len(names) < 2 or any(set(found) != names for found, _, _ in per_set):
+            continue
+        if len(names) < len(chunks[0]):
+            # "the BMI of four individuals? The first weighs 85 kg and is 175 cm ...": a set
+            # is its values; cut where one of each chunk fills nothing, the runs are wrong.
             continue
         if numbered_siblings(names, {p.name for p in free_params}, len(chunks)):
             continue  # "$3M in 2017 to $4.5M in 2021" fills year1 and year2, one call

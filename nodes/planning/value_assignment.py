@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
+from nodes.planning.descriptions import describes_count
 from nodes.planning.param_fit import (
     STRONG_CUE,
     Param,
@@ -39,6 +40,10 @@ NUMBER_GUESS_CUE = 0.4
 _NUMERIC = frozenset({"number", "money", "percent"})
 # Two parameters exchange their values only when the sum of their pair scores gains this much.
 _SWAP_MARGIN = 0.2
+
+
+# How well a bare number fits a parameter that holds free text.
+_BARE_FIT = 0.3
 
 
 def choose_pairs(
@@ -84,7 +89,13 @@ def choose_pairs(
                 # An identifier is never a bare value's guess: "account 123456" is no user id.
                 continue
             if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5 \
-                    and not measures_alike(span, param):
+                    and not measures_alike(span, param) and not (
+                        # "a table for two": how many, for a count the call needs ("for
+                        # four individuals" is no weight)
+                        param.required and param.kind == "integer"
+                        and describes_count(str(param.schema.get("description") or ""))
+                        and re.search(r"\bfor\s+$", text[: span.start]) is not None
+                    ):
                 # "two triangles" sets nothing unless a parameter counts them; "next week"
                 # is 7 of a count of days
                 continue
@@ -115,7 +126,14 @@ def choose_pairs(
         and pair[1] in plain and type_fit(atoms[pair[1]][0], pair[2]) >= 1.0
         and (atoms[pair[1]][0].kind not in _NUMERIC or pair[3] >= NUMBER_GUESS_CUE)
     ]
-    sure = [pair for pair in pairs if pair[2].required or pair[3] >= STRONG_CUE]
+    # "Dim the bedroom lights to 20 percent" for room (required text) and brightness (an
+    # optional number): a number fits free text barely, and without a cue it is no room's
+    # when another parameter takes exactly its kind.
+    exact = {index for _, index, param, _ in pairs if type_fit(atoms[index][0], param) >= 1.0}
+    sure = [pair for pair in pairs if pair[3] >= STRONG_CUE or pair[2].required and not (
+        atoms[pair[1]][0].kind in _NUMERIC and pair[1] in exact and pair[3] <= 0.0
+        and type_fit(atoms[pair[1]][0], pair[2]) <= _BARE_FIT
+    )]
     took_list: dict[int, Param] = {}  # list group -> the parameter its first item went to
     for score, index, param, cue in [*sure, *guessed]:
         if index in taken or param.name in assigned:

@@ -1,0 +1,224 @@
+"""Requests to one tool said plainly, the way people talk to an assistant (fourth round).
+
+Written here (none from a benchmark): a device switched on or off with no word of the tool's
+own ("turn off the light in the kitchen" for a smart-home command tool), a size of a menu
+item, a place whose region is written with dots ("Washington, D.C."), the tool's own name
+spelled out in capitals ("the Body Mass Index"), a thing named by a pronoun ("label it
+gym", "Call it focus."), a value stated by its parameter's name in a sentence after the
+request ("The ticker is AAPL."), an allowed value said in a sentence of its own ("Economy
+class, 2 passengers."), an hour after "tonight at", a count after "for" ("a table for two").
+"""
+
+from __future__ import annotations
+
+from nodes.planning.eligibility import fit_reason, names_its_values
+from nodes.planning.relevance import cosines
+from nodes.planning.request_spans import extract_spans
+from nodes.planning.schema_binder import Binding, bind_schema, bind_tool
+from stores.catalog.model import ToolSpec
+from stores.retrieval.embeddings import default_embedder
+from tests.unit_tests.test_everyday_requests import INT, STR, _planned, schema
+
+DEVICE = schema(
+    ["device", "command"],
+    device={**STR, "description": "Device name, e.g. 'living room lamp'"},
+    command={**STR, "enum": ["on", "off", "toggle"], "description": "What to do"},
+)
+NUTRITION = schema(
+    ["food"], food=STR, nutrient={**STR, "enum": ["calories", "protein", "fat"]},
+)
+
+
+def _spec(name: str, description: str, params: dict[str, object]) -> ToolSpec:
+    return ToolSpec(id=f"t/{name}", name=name, description=description, agent="t",
+                    input_schema=params, side_effect=False)
+
+
+def test_a_value_only_the_tool_allows_named_outright_with_the_rest_read_fits_it() -> None:
+    embedder = default_embedder()
+    device = _spec("control_device", "Send a command to a smart home device", DEVICE)
+    # No word shared, the meaning rated far by the small model: the named "off" and the
+    # device read by meaning are the evidence.
+    assert fit_reason("turn off the light in the kitchen", device, None, embedder) \
+        == "named values"
+    calls = _planned("turn off the light in the kitchen", "control_device",
+                     "Send a command to a smart home device", DEVICE, embedder)
+    assert len(calls) == 1 and calls[0]["command"] == "off"
+    assert "light" in calls[0]["device"]
+    # Without the embedding model the device is read by nothing: no fit.
+    assert fit_reason("turn off the light in the kitchen", device, None, None) is None
+
+
+def test_an_allowed_value_of_an_optional_parameter_is_no_fit_alone() -> None:
+    embedder = default_embedder()
+    food = _spec("nutrition", "Nutrition facts for a food", NUTRITION)
+    text = "How many calories are in a banana?"
+
+    def read() -> Binding:
+        return bind_tool(text, food, cosines(embedder), segment=0)
+
+    # "calories" is allowed for the optional nutrient, "banana" is the food by meaning; but
+    # an optional allowed value is weak evidence ("the distance in kilometers" names the
+    # unit of a tool that tells time differences).
+    assert read().sets == [{"food": "banana", "nutrient": "calories"}]
+    assert not names_its_values(text, food, read)
+
+
+def test_a_request_that_names_no_allowed_value_gets_no_named_values_fit() -> None:
+    embedder = default_embedder()
+    device = _spec("control_device", "Send a command to a smart home device", DEVICE)
+    # A far request naming none of on/off/toggle stays out, whatever a phrase means.
+    assert fit_reason("what is the capital of France", device, None, embedder) is None
+
+
+def test_a_region_written_with_dots_belongs_to_its_place() -> None:
+    distance = schema(
+        ["start_location", "end_location"],
+        start_location={**STR, "description": "The city you start from."},
+        end_location={**STR, "description": "The city you end at."},
+    )
+    bound = bind_schema("What's the distance between Boston, MA, and Washington, D.C. in miles?",
+                        distance, segment=0)
+    assert bound.sets == [{"start_location": "Boston, MA", "end_location": "Washington, D.C."}]
+
+
+def test_the_tools_own_name_spelled_out_in_capitals_is_no_value() -> None:
+    bmi = schema(["weight", "height"], weight=INT, height=INT,
+                 system={**STR, "description": "The system of units, metric or imperial."})
+    spec = _spec("calculate_bmi", "Calculate the Body Mass Index", bmi)
+    bound = bind_tool("Calculate the Body Mass Index for a person with a weight of 70 kg and "
+                      "a height of 175 cm.", spec, None)
+    assert bound.sets == [{"weight": 70, "height": 175}]
+
+
+ALARM = schema(["time"], time={**STR, "description": "Alarm time in HH:MM 24h format"},
+               label={**STR, "description": "Alarm label"})
+TIMER = schema(["minutes"], minutes=INT, name={**STR, "description": "Timer name"})
+
+
+def test_a_thing_named_by_a_pronoun_takes_the_name() -> None:
+    bound = bind_schema("Set an alarm for 6:30 AM tomorrow and label it gym.", ALARM,
+                        read_only=True)
+    assert bound.sets == [{"time": "06:30", "label": "gym"}]
+    calls = _planned("Start a 25 minute timer. Call it focus.", "start_timer",
+                     "Start a countdown timer", TIMER)
+    assert calls == [{"minutes": 25, "name": "focus"}]
+
+
+def test_a_value_stated_by_its_parameters_name_corrects_the_call_before() -> None:
+    price = schema(["ticker"], ticker={**STR, "description": "Ticker symbol"})
+    calls = _planned("Get me the stock price of Apple. The ticker is AAPL.",
+                     "get_stock_price", "Get the price of a stock", price)
+    assert calls == [{"ticker": "AAPL"}]
+    # Another value said for another call stays its own call.
+    calls = _planned("Get me the stock price of AAPL. Also get the stock price of MSFT.",
+                     "get_stock_price", "Get the price of a stock", price)
+    assert calls == [{"ticker": "AAPL"}, {"ticker": "MSFT"}]
+
+
+def test_an_allowed_value_said_in_a_sentence_of_its_own_joins_the_call() -> None:
+    flights = schema(
+        ["origin", "destination", "date"], origin=STR, destination=STR,
+        date={**STR, "description": "Departure date YYYY-MM-DD"},
+        cabin={**STR, "enum": ["economy", "business", "first"]},
+        passengers={**INT, "description": "Number of passengers"},
+    )
+    calls = _planned("Search for flights from New York to London on 2024-07-15. Economy "
+                     "class, 2 passengers.", "search_flights", "Search for flights", flights)
+    assert calls == [{"origin": "New York", "destination": "London", "date": "2024-07-15",
+                      "cabin": "economy", "passengers": 2}]
+
+
+def test_a_bare_number_is_no_free_text_when_another_parameter_takes_numbers() -> None:
+    light = schema(["room"], room={**STR, "description": "Room"},
+                   brightness={**INT, "description": "0-100"})
+    bound = bind_schema("Dim the bedroom lights to 20 percent", light, read_only=True)
+    assert "20" not in [str(v) for s in bound.sets for v in s.values()]
+
+
+def test_an_hour_after_tonight_at_is_a_time_and_for_two_a_count() -> None:
+    table = schema(
+        ["restaurant", "party_size", "time"], restaurant=STR,
+        party_size={**INT, "description": "Number of people"},
+        time={**STR, "description": "Time, HH:MM"},
+    )
+    bound = bind_schema("Book a table for two at Chez Panisse tonight at 8.", table,
+                        read_only=True)
+    assert bound.sets == [{"restaurant": "Chez Panisse", "party_size": 2, "time": "20:00"}]
+    # A count said after "for" is only a count's: "for four individuals" is no weight.
+    bmi = schema(["weight", "height"], weight={**INT, "description": "Weight in kilograms"},
+                 height={**INT, "description": "Height in centimeters"})
+    assert bind_schema("Could you calculate the BMI for four individuals?", bmi,
+                       read_only=True).missing == ["weight", "height"]
+    times = [s.value for s in extract_spans("Set it to 350 tonight at 8 percent")
+             if s.kind == "time"]
+    assert times == []
+
+
+def test_values_each_said_with_what_they_mean_close_the_list() -> None:
+    traffic = schema(
+        ["start_location", "end_location"], start_location=STR, end_location=STR,
+        time_period={**STR, "description": "Specify a time frame, 'now' for current, "
+                                           "'weekend' for the coming weekend. Default 'now'"},
+    )
+    bound = bind_schema("How much traffic should I expect from Las Vegas to Los Angeles this "
+                        "weekend?", traffic, read_only=True)
+    assert bound.sets == [{"start_location": "Las Vegas", "end_location": "Los Angeles",
+                           "time_period": "weekend"}]
+
+
+def test_a_month_said_by_its_name_is_the_month() -> None:
+    solar = schema(["area"], area=INT,
+                   month={**STR, "description": "The month for which to calculate output."})
+    bound = bind_schema("What would a solar farm of 8000 sq ft make in December?", solar,
+                        read_only=True)
+    assert bound.sets == [{"area": 8000, "month": "December"}]
+
+
+def test_an_allowed_word_inside_a_name_is_not_said() -> None:
+    museum = schema(
+        ["museum"], museum=STR,
+        features={"type": "array", "items": {"type": "string", "enum": [
+            "timings", "exhibitions", "history"]}},
+    )
+    bound = bind_schema("Get me information about Natural History Museum including timings "
+                        "and exhibitions.", museum, read_only=True)
+    assert bound.sets == [{"museum": "Natural History Museum",
+                           "features": ["timings", "exhibitions"]}]
+    bound = bind_schema("Get me the history of the Louvre Museum.", museum, read_only=True)
+    assert bound.sets[0]["features"] == ["history"]
+
+
+def test_a_street_address_in_lower_case_is_one_place() -> None:
+    spans = extract_spans("the records of my house at 123 main street, in Santa Clara county")
+    assert [(s.kind, s.value) for s in spans][:1] == [("name", "123 main street")]
+    # Not a distance down a road, nor a sentence's period after a street's whole word.
+    assert all(s.kind != "name" for s in extract_spans("I ran 5 miles down the road"))
+    assert [s.value for s in extract_spans("Deliver to 42 Elm Street. Cash, please.")
+            if s.kind == "name"][:1] == ["42 Elm Street"]
+
+
+KIND = {**STR, "description": "The kind of board game, e.g. strategy, family, party"}
+
+
+def test_a_value_that_is_another_tools_name_chooses_that_tool() -> None:
+    from stores.catalog.model import Catalog
+    from tests.unit_tests.test_rule_planner_schema import plan_catalog
+
+    catalog = Catalog()
+    for name, description, params in [
+        ("BoardGameGeek.recommend", "Game recommendations from the BoardGameGeek store",
+         schema(["numPlayers", "category"], numPlayers=INT, category=KIND,
+                difficulty={**STR, "description": "Difficulty, e.g. beginner. Optional."})),
+        ("AmazonGameStore.recommend", "Game recommendations from the Amazon Game Store",
+         schema(["numOfPlayers", "category"], numOfPlayers=INT, category=KIND,
+                priceRange={**STR, "description": "The price range to pay. Optional."})),
+    ]:
+        catalog.add_raw_tool({"name": name, "agent": "t", "description": description,
+                              "side_effect": False, "environment": "test",
+                              "input_schema": params}, source="test")
+    draft = plan_catalog("Recommend strategy board games for 2 players from store "
+                         "BoardGameGeek.", catalog, default_embedder())
+    # "BoardGameGeek" is no category of the Amazon store's: it names the other tool.
+    assert [catalog.tools[c["tool_id"]].name for c in draft.calls if c["role"] == "core"] \
+        == ["BoardGameGeek.recommend"]
