@@ -36,6 +36,7 @@ from nodes.planning.request_spans import (
 )
 from nodes.planning.said_forms import (
     ROUTE_CUE,
+    TRIP_END_LIFT,
     trip_end_of,
     written_as_described,
     written_in,
@@ -175,6 +176,12 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
 
 _PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
 _TIMES_NAMED = DAY_NAMES | MONTH_NAMES
+_LANGUAGE_NAMES = frozenset({"language", "lang", "locale"})
+_TRANSLATION_ENDS = {
+    "from": frozenset({"source", "from", "original", "input"}),
+    "to": frozenset({"target", "to", "destination", "output"}),
+    "into": frozenset({"target", "to", "destination", "output"}),
+}
 # Words by which a parameter's schema says it holds a place.
 _PLACE_WORDS = frozenset(
     {"location", "city", "place", "address", "region", "country", "area", "town", "destination"}
@@ -318,6 +325,9 @@ def type_fit(span: Span, param: Param) -> float:
             return 0.3
         if not dated and is_relative_day(span):
             return 0.0  # "tonight" is when, never a dish or a name
+        if not dated and span.kind in {"name", "date"} and span.text.lower() in _TIMES_NAMED \
+                and not param.name_words & {"day", "weekday", "month"}:
+            return 0.0  # "a massage on Friday": Friday says when, it is no service
         if not dated and span.kind in {"date", "time", "datetime"}:
             return 0.7
     if kind == "integer":
@@ -697,6 +707,12 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         score = max(score, NAME_CUE) if side > 0 else score - NAME_CUE
     if written_in(text, span, param):
         score = max(score, NAME_CUE)  # "repositories written in Rust", "a book written in Urdu"
+    word_before = context_words(text, span, window=1)[0][-1:]
+    if span.kind in {"name", "quoted"} and word_before and param.name_words & _LANGUAGE_NAMES \
+            and param.name_words & _TRANSLATION_ENDS.get(word_before[0], frozenset()):
+        # "into Spanish", "from English": which end of a translation, when both ends are
+        # languages and either would take it by kind
+        score += TRIP_END_LIFT
     named_after = re.match(r"\s+as\s+(?:the|a|an|my|its)\s+([A-Za-z]+)\b", text[span.end :])
     if named_after and _word_match(lemmatize(singular(named_after.group(1).lower())),
                                    param.name_words):

@@ -115,6 +115,8 @@ def said_content(
         match = pattern.search(text)
         if pattern is _NAMING and match is not None and text[match.end() :][:1].isupper():
             continue  # "named Alice of type person": a name is read as a name
+        if pattern is _NAMING and match is not None and names_by_pronoun(match.group()):
+            takers = _named_by_verb(match.group(), params, takers)
         if match is not None and len(takers) == 1:
             found.append((match.end(), takers, pattern))
     if shown:
@@ -165,6 +167,10 @@ def said_content(
             continue  # "Dr. Lee": a title's period ends no sentence
         end = min(end, stop.start())
         break
+    if by_verb and re.match(r"[?!]\s+(?:from|into|to|in)\s+[A-Z][a-z]+\b", text[end:]):
+        # "Translate Hello, how are you? from English to French": the languages after the
+        # question mark say where the words passed on end; they are words, not values.
+        end, by_verb = end + 1, False
     if marker in (_FIND, _SEARCH):
         # "Find videos of cats playing piano" to search_videos: the tool's own things, then
         # what they are of ("search for 10 videos of cats": the count is a value of its own)
@@ -309,7 +315,9 @@ def bind_said_content(
     end = start + len(said)
     if by_verb and any(start <= span.start < end for span, _ in atoms):
         return  # "Get 5 latest news on Bitcoin": after a plain verb, values are values
-    values[param.name] = [said]
+    # "tag it travel and documents": a list of words said is a list's items
+    values[param.name] = [re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", said)] \
+        if param.kind == "array" else [said]
     evidence[param.name] = 2.0
     used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)
     site = _SEARCH.search(text)
@@ -352,6 +360,16 @@ def _takes(param: Param, names: AbstractSet[str]) -> bool:
 def _name_words(param: Param) -> list[str]:
     """A parameter's name as lower-case words, camel case split ("targetLanguage")."""
     return re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", param.name).lower())
+
+
+def _named_by_verb(said: str, params: Sequence[Param], titles: list[Param]) -> list[Param]:
+    """Who "tag it travel" or "Call it focus." names: the parameter named for the verb.
+
+    Without one, "call", "name" and "title" name the title; "tag" and "label" name nothing.
+    """
+    verb = said.split()[0].lower()
+    own = [p for p in params if verb in p.name_words]
+    return own or (titles if verb in {"call", "name", "title"} else [])
 
 
 def names_by_pronoun(text: str) -> bool:

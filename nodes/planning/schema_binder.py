@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
@@ -77,7 +77,7 @@ from stores.catalog.model import ToolSpec
 from stores.language.date_formats import date_as_described, parse_written_date
 from stores.language.detect import written_language
 from stores.language.identifiers import singular, split_words
-from stores.language.keywords import STOPWORDS
+from stores.language.keywords import STOPWORDS, lemmatize
 
 __all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
 
@@ -118,6 +118,38 @@ def bind_tool(
         read_only=spec.side_effect is False,
         described=content_words(without_examples(spec.description)),
     )
+
+
+def _the_tools_own_context(span: Span, described: frozenset[str], params: list[Param]) -> bool:
+    """A capitalised name the tool's description says of the tool itself, and no parameter.
+
+    "the top 10 trending repositories on GitHub for Python" to a tool "Trending GitHub
+    repositories": GitHub is where the tool looks, Python the language asked for. A name any
+    parameter's description or allowed values also say ("listed on NASDAQ") stays a value.
+    """
+    words = content_words(str(span.value)) if span.kind == "name" and not span.items else set()
+    if not words or not described or not words <= described:
+        return False
+    said_by_params = {
+        word for p in params
+        for word in content_words(" ".join([str(p.schema.get("description") or ""),
+                                            *map(str, p.enum or p.allowed)]))
+    }
+    return not words & said_by_params
+
+
+def _without_own_title(span: Span, exclude: frozenset[str]) -> Span:
+    """A name less a first word that is the tool's own noun: "Lawyer John Doe" for a lawyer's.
+
+    The rest must be a name of its own, two capitalised words or more.
+    """
+    words = str(span.value).split() if span.kind == "name" and not span.items else []
+    if len(words) < 3 or lemmatize(singular(words[0].lower())) not in exclude \
+            or not all(word[:1].isupper() for word in words[1:]):
+        return span
+    rest = str(span.value)[len(words[0]):].lstrip()
+    start = span.end - len(rest)
+    return replace(span, value=rest, text=rest, start=start)
 
 
 def _spells_out(name: str, exclude: frozenset[str]) -> bool:
@@ -163,6 +195,8 @@ def bind_schema(
             or _spells_out(str(span.value), exclude)
         )
     )]
+    found = [_without_own_title(span, exclude) for span in found
+             if not _the_tools_own_context(span, frozenset(described), params)]
     atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
     for group, span in enumerate(found):
         if span.kind == "list":

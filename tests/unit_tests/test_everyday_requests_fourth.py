@@ -100,6 +100,12 @@ def test_a_thing_named_by_a_pronoun_takes_the_name() -> None:
     bound = bind_schema("Set an alarm for 6:30 AM tomorrow and label it gym.", ALARM,
                         read_only=True)
     assert bound.sets == [{"time": "06:30", "label": "gym"}]
+    # "tag it" names the tags, a list; nothing is a title's that "tag" names.
+    task = schema(["title"], title=STR, tags={"type": "array", "items": STR})
+    bound = bind_schema("Create a task to renew my passport, tag it travel and documents.",
+                        task, read_only=True)
+    assert bound.sets[0].get("tags") == ["travel", "documents"]
+    assert bound.sets[0].get("title") != "travel and documents"
     calls = _planned("Start a 25 minute timer. Call it focus.", "start_timer",
                      "Start a countdown timer", TIMER)
     assert calls == [{"minutes": 25, "name": "focus"}]
@@ -222,3 +228,62 @@ def test_a_value_that_is_another_tools_name_chooses_that_tool() -> None:
     # "BoardGameGeek" is no category of the Amazon store's: it names the other tool.
     assert [catalog.tools[c["tool_id"]].name for c in draft.calls if c["role"] == "core"] \
         == ["BoardGameGeek.recommend"]
+
+
+def test_a_city_said_with_its_country_fills_both() -> None:
+    population = schema(["city"], city={**STR, "description": "City"},
+                        country={**STR, "description": "Country"})
+    assert bind_schema("What's the population of Tokyo, Japan?", population,
+                       read_only=True).sets == [{"city": "Tokyo", "country": "Japan"}]
+    alone = schema(["city"], city={**STR, "description": "City"})
+    assert bind_schema("What's the population of Tokyo, Japan?", alone,
+                       read_only=True).sets == [{"city": "Tokyo, Japan"}]
+
+
+def test_a_day_said_by_its_name_is_no_free_text() -> None:
+    spa = schema(["business", "service"], business={**STR, "description": "Business name"},
+                 service={**STR, "description": "Service"})
+    bound = bind_schema("Book a massage at Serenity Spa on Friday.", spa, read_only=True)
+    assert "Friday" not in bound.sets[0].values()
+
+
+def test_the_tools_own_noun_before_a_name_is_no_part_of_it() -> None:
+    lawyer = schema(["name", "law_type"], name={**STR, "description": "Full name"},
+                    law_type={**STR, "description": "The type of law, e.g. Bankruptcy"})
+    spec = _spec("lawyer.get_experience", "Experience of a lawyer", lawyer)
+    bound = bind_tool("How many months of experience does Lawyer John Doe have in "
+                      "Bankruptcy cases?", spec, None)
+    assert bound.sets[0]["name"] == "John Doe"
+
+
+TRANSLATE = schema(
+    ["text", "source_language", "target_language"],
+    text={**STR, "description": "The text to be translated."},
+    source_language={**STR, "description": "The language the text is in."},
+    target_language={**STR, "description": "The language to translate to."},
+)
+
+
+def test_words_passed_on_end_where_the_languages_start() -> None:
+    spec = _spec("translate", "Translate text", TRANSLATE)
+    assert bind_tool("Translate Hello, how are you? from English to French.", spec,
+                     None).sets == [{"text": "Hello, how are you?",
+                                     "source_language": "English",
+                                     "target_language": "French"}]
+    # "into Spanish" is where the words go, the target.
+    assert bind_tool("Translate good morning into Spanish", spec, None).sets[0] \
+        .get("target_language") == "Spanish"
+
+
+def test_a_name_the_tools_description_says_of_itself_is_no_value() -> None:
+    trending = schema(["language"], language={**STR, "description": "Programming language"},
+                      limit={**INT, "description": "How many"})
+    spec = _spec("trending_repos", "Trending GitHub repositories", trending)
+    bound = bind_tool("Show me the top 10 trending repositories on GitHub for Python.", spec,
+                      None)
+    assert bound.sets[0]["language"] == "Python"
+    # A name a parameter also speaks of stays a value ("listed on NASDAQ").
+    quote = schema(["symbol", "exchange"], symbol=STR,
+                   exchange={**STR, "description": "Exchange, NASDAQ or NYSE"})
+    spec = _spec("quote", "Price of a stock listed on NASDAQ or NYSE", quote)
+    assert bind_tool("Price of AAPL on NASDAQ", spec, None).sets[0].get("exchange") == "NASDAQ"
