@@ -294,6 +294,7 @@ def type_fit(span: Span, param: Param) -> float:
             else None
         if converted is None or abs(converted - round(converted)) > 1e-9:
             return 0.0  # "10 days" is no whole number of months
+        return 1.0  # "an hour and a half" is 90 whole minutes
     value = span.value
     if span.kind == "quoted" and kind in {"integer", "number"} and isinstance(value, str):
         number = quoted_number(value)  # "zip code '94110'": the quotes keep a number

@@ -74,6 +74,12 @@ def phrases_by_meaning(
     ]
     if not wanted:
         return
+    for param in list(wanted):
+        # "Add milk to my shopping list" for list_name: the word that names which list
+        named = _which_one_said(text, param)
+        if named is not None:
+            values[param.name] = [named]
+            wanted.remove(param)
     blocked = [(atoms[i][0].start, atoms[i][0].end) for i in used]
     blocked += [
         (m.start(), m.end())
@@ -174,6 +180,20 @@ def phrases_by_meaning(
             phrases.pop(best)
             if not phrases:
                 return
+
+
+def _which_one_said(text: str, param: Param) -> str | None:
+    """The word before the thing a ``<thing>_name`` parameter names: "my shopping list"."""
+    words = [word.lower() for word in split_words(param.name)]
+    if len(words) != 2 or words[1] != "name":
+        return None
+    thing = words[0]
+    match = re.search(rf"\b(?:my|the|our|your|a|an)\s+([a-z][a-z\-]+)\s+{re.escape(thing)}s?\b",
+                      text)
+    if match is None or match.group(1) in STOPWORDS or match.group(1) in _WEAK \
+            or match.group(1) in _WHEN_WORDS:
+        return None
+    return match.group(1)
 
 
 def _singular_phrase(phrase: str) -> str:

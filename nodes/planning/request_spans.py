@@ -102,6 +102,13 @@ _RELATIVE_DAY = re.compile(
     re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
+_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s\-.]?\(?\d{2,4}\)?){2,5}(?![\w\-])")
+_SAID_LENGTH = re.compile(
+    r"\b(?:(?:an?|one)\s+(?P<half_unit>hour|minute|day|week|month|year)\s+and\s+(?P<half>a\s+half)"
+    r"|(?P<part>half)\s+an?\s+(?P<part_unit>hour|minute|day|week|month|year)"
+    r"|(?<=\bfor\s)an?\s+(?P<unit>hour|minute)|(?<=\bin\s)an?\s+(?P<unit2>hour|minute))\b",
+    re.I,
+)
 # "a table for two tonight at 8": a bare hour after a part of the day and "at" is a time.
 _DAY_AT_HOUR = re.compile(
     r"\b(?P<day>tonight|(?:this|tomorrow)\s+(?:morning|evening|night)|tomorrow\s+night)"
@@ -258,6 +265,19 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
                     taken,
                     Span(kind, match.group(), match.group(), match.start(), match.end()),
                 )
+    # "text +14155550123 saying ...": a telephone number in international form, as written
+    for match in _PHONE.finditer(text):
+        if _free(taken, match.start(), match.end()):
+            _add(spans, taken, Span("identifier", match.group(), match.group(), match.start(),
+                                    match.end()))
+    # "for an hour and a half", "in half an hour": a length said in words
+    for match in _SAID_LENGTH.finditer(text):
+        if _free(taken, match.start(), match.end()):
+            amount = 1.5 if match.group("half") else 0.5 if match.group("part") else 1
+            unit = (match.group("unit") or match.group("unit2") or match.group("part_unit")
+                    or match.group("half_unit"))
+            _add(spans, taken, Span("number", amount, match.group(), match.start(), match.end(),
+                                    unit=unit.lower()))
     _scan_expressions(text, spans, taken)
     for match in _KEYVALUE.finditer(text):
         if not _free(taken, match.start(), match.end()):

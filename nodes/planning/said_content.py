@@ -46,6 +46,8 @@ _SPEECH = re.compile(
     r")\s+",
 )
 # "a timer called eggs"; "label it gym", "Call it focus.": the thing named by a pronoun.
+# "How do you say thank you in Japanese?": the words to be said in another language.
+_SAY = re.compile(r"\bhow\s+(?:do|would|can|should)\s+(?:you|i|we|one)\s+say\s+", re.I)
 _NAMING = re.compile(
     r"\b(?:called|named|titled|entitled|labell?ed"
     r"|(?:call|name|label|title|tag)\s+(?:it|them)(?:\s+as)?)\s+",
@@ -110,7 +112,8 @@ def said_content(
     found: list[tuple[int, list[Param], re.Pattern[str] | None]] = []
     topics = [p for p in content if _takes(p, _SEARCH_NAMES)]
     markers = () if shown else ((_SPEECH, content), (_COLON, content), (_SEARCH, content),
-                                (_NAMING, titles or content), (_ABOUT, topics))
+                                (_NAMING, titles or content), (_ABOUT, topics),
+                                (_SAY, content))
     for pattern, takers in markers:
         match = pattern.search(text)
         if pattern is _NAMING and match is not None and text[match.end() :][:1].isupper():
@@ -181,7 +184,7 @@ def said_content(
     if text[start : start + 1] in "'\"“‘`":
         return None  # "titled 'Roe v. Wade'": quoted, the quotes say where it ends
     said = text[start:end].rstrip(" ,;:'\"")
-    tail = _TAIL.search(said) if by_verb else None
+    tail = _TAIL.search(said) if by_verb or marker is _SAY else None
     said = said[: tail.start()] if tail else said  # "how are you into French"
     return takers[0], said, start, start + len(said), by_verb
 

@@ -289,9 +289,14 @@ def _names_it(
     "product 3", "case ID of 1234", "an employee whose ID is 345" name it; "the price of the
     product to 20" does not. When the identifier is the ``lone`` one still to fill, "id 12345"
     names it whatever its object, and so does the object of the tool's own name (``own``:
-    "package 1234" for ``track_package``).
+    "package 1234" for ``track_package``); a code of eight digits or more names it when the
+    request says a word of the tool's own name anywhere ("Track FedEx 123456789012").
     """
     before, _ = context_words(text, span, window=6)
+    if lone and own and re.fullmatch(r"\d{8,}", span.text.strip()) and own & {
+        lemmatize(singular(word)) for word in re.findall(r"[a-z]+", text.lower())
+    }:
+        return True  # "Track FedEx 123456789012": a long code, said to the tool's own verb
     said_id = False
     for word in reversed(before):
         lemma = lemmatize(singular(word))

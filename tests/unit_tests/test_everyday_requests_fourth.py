@@ -287,3 +287,49 @@ def test_a_name_the_tools_description_says_of_itself_is_no_value() -> None:
                    exchange={**STR, "description": "Exchange, NASDAQ or NYSE"})
     spec = _spec("quote", "Price of a stock listed on NASDAQ or NYSE", quote)
     assert bind_tool("Price of AAPL on NASDAQ", spec, None).sets[0].get("exchange") == "NASDAQ"
+
+
+def test_a_telephone_number_in_international_form_is_one_value() -> None:
+    sms = schema(["phone_number", "message"],
+                 phone_number={**STR, "description": "E.164, e.g. +14155550100"}, message=STR)
+    bound = bind_schema("text +14155550123 saying running late, be there in 10", sms)
+    assert bound.sets == [{"phone_number": "+14155550123",
+                           "message": "running late, be there in 10"}]
+    assert [s.value for s in extract_spans("call +44 20 7946 0958 now")] == ["+44 20 7946 0958"]
+
+
+def test_a_length_said_in_words_is_a_measure() -> None:
+    timer = schema(["minutes"], minutes={**INT, "description": "Duration in minutes"})
+    assert bind_schema("set a timer for an hour and a half", timer).sets == [{"minutes": 90}]
+    assert bind_schema("remind me in half an hour", timer).sets == [{"minutes": 30}]
+    assert bind_schema("start a timer for an hour", timer).sets == [{"minutes": 60}]
+
+
+def test_the_word_before_the_thing_a_name_parameter_names_is_its_name() -> None:
+    from nodes.planning.relevance import cosines
+
+    add = schema(["list_name", "items"], list_name={**STR, "description": "Name of the list"},
+                 items={"type": "array", "items": STR})
+    similarity = cosines(default_embedder())
+    bound = bind_schema("Add milk and eggs to my shopping list", add, similarity=similarity)
+    assert bound.sets == [{"items": ["milk", "eggs"], "list_name": "shopping"}]
+    # No word before it: the list is not named, the planner asks.
+    assert bind_schema("Add milk and eggs to my list", add,
+                       similarity=similarity).missing == ["list_name"]
+
+
+def test_how_do_you_say_passes_the_words_on_and_names_the_language() -> None:
+    translate = schema(["text", "to"], text={**STR, "description": "Text to translate"},
+                       to={**STR, "description": "Target language code, e.g. es"})
+    assert bind_schema("How do you say thank you in Japanese?", translate).sets == [
+        {"text": "thank you", "to": "ja"}]
+
+
+def test_a_long_code_said_to_the_tools_own_verb_is_its_one_identifier() -> None:
+    track = schema(["tracking_number"], tracking_number=STR,
+                   carrier={**STR, "enum": ["ups", "fedex", "usps", "dhl"]})
+    spec = _spec("track_package", "Track a parcel", track)
+    assert bind_tool("Track FedEx 123456789012", spec, None).sets == [
+        {"carrier": "fedex", "tracking_number": "123456789012"}]
+    # A short number said with no word of the tool's is no identifier's guess.
+    assert bind_tool("FedEx 1234 please", spec, None).missing == ["tracking_number"]
