@@ -23,6 +23,11 @@ _ITEM = re.compile(
 )
 _BETWEEN = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
 _COUNT_WORDS = re.compile(r"(?<![\w.])\d+(?![\w.])")
+_ONE = re.compile(
+    r"(?<![\w'])(?:a|an)(?=\s+(?!(?:few|lot|little|bit|couple|dozen|half|hundred|thousand|"
+    r"million|number|total|pair)\b)[A-Za-z])",
+    re.I,
+)
 # A measure word is part of the count's item only with what it measures: "2 cartons of milk".
 _FILLER = frozenset({"a", "an", "the", "of"})
 
@@ -39,6 +44,8 @@ def item_and_quantity_params(params: Sequence[Param]) -> tuple[Param, Param] | N
 def _counts(text: str) -> list[tuple[int, int, int]]:
     """Every count of the text: ``(value, start, end)``, digits and number words."""
     found = [(int(m.group()), m.start(), m.end()) for m in _COUNT_WORDS.finditer(text)]
+    # "a large pepperoni pizza and two cokes": an article in a list of counted things is one
+    found += [(1, m.start(), m.end()) for m in _ONE.finditer(text)]
     for hit in find_word_numbers(text):
         if isinstance(hit.value, int) or float(hit.value).is_integer():
             found.append((int(hit.value), hit.start, hit.end))
@@ -49,7 +56,8 @@ def counted_items(text: str) -> tuple[list[str], list[int], tuple[int, int]] | N
     """The things a request counts, their counts, and the stretch they are said in.
 
     None unless at least two counted things are listed one after the other ("five burgers
-    and six chicken wings"; "three pumpkins, 2 cartons of milk and two dozen eggs").
+    and six chicken wings"; "three pumpkins, 2 cartons of milk and two dozen eggs"; "a large
+    pizza and two cokes", where the article counts one).
     """
     runs: list[list[tuple[str, int, int, int]]] = []
     for value, start, end in _counts(text):

@@ -84,7 +84,9 @@ def _is_currency_param(param: Param) -> bool:
         param.kind == "string"
         and not param.enum
         and not param.closed
-        and ("currency" in param.name_words or "currency" in param.description_words)
+        and ("currency" in param.name_words or "currency" in param.description_words
+             # "ISO 4217 code": the standard's number says it is a currency
+             or "4217" in str(param.schema.get("description") or ""))
     )
 
 

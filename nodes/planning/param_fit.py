@@ -177,6 +177,7 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
 _PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
 _TIMES_NAMED = DAY_NAMES | MONTH_NAMES
 _LANGUAGE_NAMES = frozenset({"language", "lang", "locale"})
+_PERCENT_NAMES = frozenset({"percent", "percentage", "pct"})
 _TRANSLATION_ENDS = {
     "from": frozenset({"source", "from", "original", "input"}),
     "to": frozenset({"target", "to", "destination", "output"}),
@@ -708,6 +709,8 @@ def cue_score(text: str, span: Span, param: Param) -> float:
         score = max(score, NAME_CUE) if side > 0 else score - NAME_CUE
     if written_in(text, span, param):
         score = max(score, NAME_CUE)  # "repositories written in Rust", "a book written in Urdu"
+    if span.kind == "percent" and param.name_words & _PERCENT_NAMES:
+        score = max(score, NAME_CUE)  # "a 20% tip on 56.40": 20 is the percentage
     word_before = context_words(text, span, window=1)[0][-1:]
     if span.kind in {"name", "quoted"} and word_before and param.name_words & _LANGUAGE_NAMES \
             and param.name_words & _TRANSLATION_ENDS.get(word_before[0], frozenset()):

@@ -32,6 +32,13 @@ PHRASE_LEAD = 0.15
 _WHEN_WORDS = frozenset(
     "last next previous past coming upcoming recent latest earlier later".split()
 )
+# "turn the kitchen fan off", "switch on the porch light": the thing switched.
+_NOUNS = r"[a-z]+(?:\s+(?!(?:in|at|on|off|of|the|and|to|for|please|now)\b)[a-z]+){0,2}"
+_SWITCHED = re.compile(
+    rf"\b(?:turn|switch|power)\s+(?:on|off)\s+(?:the\s+|my\s+)(?P<thing>{_NOUNS})"
+    rf"|\b(?:turn|switch|power)\s+(?:the\s+|my\s+)(?P<other>{_NOUNS})\s+(?:on|off)\b",
+    re.I,
+)
 # How much less near in meaning "X of Y" or "Z X" may be than "X" and still be the value said.
 OF_SLACK = 0.15
 
@@ -80,6 +87,8 @@ def phrases_by_meaning(
         if named is not None:
             values[param.name] = [named]
             wanted.remove(param)
+    found = _SWITCHED.search(text)
+    switched = (found.group("thing") or found.group("other")) if found is not None else None
     blocked = [(atoms[i][0].start, atoms[i][0].end) for i in used]
     blocked += [
         (m.start(), m.end())
@@ -134,9 +143,10 @@ def phrases_by_meaning(
         singulars = [_singular_phrase(phrase) for phrase in phrases]
         scores = [max(pair) for pair in zip(similarity(query, phrases),
                                             similarity(query, singulars), strict=True)]
-        # "a cab from the airport to ...": the phrase "from" says is where a trip starts
+        # "a cab from the airport to ...": the phrase "from" says is where a trip starts;
+        # "Turn the kitchen fan off": what is switched is what the call acts on
         for index, phrase in enumerate(phrases):
-            if trip_end_said(text, phrase, param):
+            if trip_end_said(text, phrase, param) or phrase == switched:
                 scores[index] += TRIP_END_LIFT
         # The parameter's own name said ("the living room") is its cue, never its value, nor
         # are the words its description describes the value with ("recipe" of "the dish whose

@@ -69,7 +69,8 @@ _DOMAIN = re.compile(
 )
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _PATH = re.compile(
-    r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]+/?"
+    # (a sentence's period after a path is no part of it: "inside /home/ana/docs.")
+    r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]*[\w\-]/?"
     r"|\b[\w\-]+\.(?:txt|csv|json|py|md|pdf|png|jpe?g|xlsx|xml|ya?ml|log|html|docx?)\b"
 )
 # "repo acme/widgets", "torvalds/linux": a name with a slash inside, an owner and a name.
@@ -102,7 +103,14 @@ _RELATIVE_DAY = re.compile(
     re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
-_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s\-.]?\(?\d{2,4}\)?){2,5}(?![\w\-])")
+_PHONE = re.compile(
+    r"(?<![\w+])\+\d{1,3}(?:[\s\-.]?\(?\d{2,4}\)?){2,5}(?![\w\-])"
+    r"|(?<![\w\-])(?:\(\d{3}\)\s?|\d{3}-)\d{3}-\d{4}(?![\w\-])"
+)
+# "Text 555-0134": a local number, after a word that dials it
+_LOCAL_PHONE = re.compile(
+    r"\b(?:text|call|phone|dial|ring|number)\s+(\d{3}-\d{4})(?![\w\-])", re.I
+)
 _SAID_LENGTH = re.compile(
     r"\b(?:(?:an?|one)\s+(?P<half_unit>hour|minute|day|week|month|year)\s+and\s+(?P<half>a\s+half)"
     r"|(?P<part>half)\s+an?\s+(?P<part_unit>hour|minute|day|week|month|year)"
@@ -266,10 +274,11 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
                     Span(kind, match.group(), match.group(), match.start(), match.end()),
                 )
     # "text +14155550123 saying ...": a telephone number in international form, as written
-    for match in _PHONE.finditer(text):
-        if _free(taken, match.start(), match.end()):
-            _add(spans, taken, Span("identifier", match.group(), match.group(), match.start(),
-                                    match.end()))
+    phones = [m.span() for m in _PHONE.finditer(text)]
+    phones += [m.span(1) for m in _LOCAL_PHONE.finditer(text)]
+    for start, end in phones:
+        if _free(taken, start, end):
+            _add(spans, taken, Span("identifier", text[start:end], text[start:end], start, end))
     # "for an hour and a half", "in half an hour": a length said in words
     for match in _SAID_LENGTH.finditer(text):
         if _free(taken, match.start(), match.end()):

@@ -37,7 +37,8 @@ _LANGUAGE = frozenset({"language", "lang", "locale"})
 _SPEECH = re.compile(
     r"\b(?:saying|that\s+says|which\s+says|stating|reading|with\s+the\s+(?:text|message|words?)"
     r"|(?i:tell|ask|inform|remind|text|message|email|ping)\s+"
-    r"(?:me|him|her|them|us|(?:the|my|our)\s+[a-z]+|[A-Z][\w'\-]*|[\w.+\-]+@[\w\-]+\.[\w.]+)"
+    r"(?:me|him|her|them|us|(?:the|my|our)\s+[a-z]+|[A-Z][\w'\-]*|[\w.+\-]+@[\w\-]+\.[\w.]+"
+    r"|\+?\(?\d[\d\-() ]{5,}\d)"  # "Text 555-0134 that I'm outside"
     r"\s+(?:that|to|about)"
     # "tell her the report is attached": to another, the words follow without "that"
     r"|(?i:tell|inform)\s+(?:him|her|them|[A-Z][\w'\-]*)(?=\s+(?!(?:that|to|about)\b)[a-z])"
@@ -46,6 +47,7 @@ _SPEECH = re.compile(
     r")\s+",
 )
 # "a timer called eggs"; "label it gym", "Call it focus.": the thing named by a pronoun.
+_PLACED_AT = re.compile(r"\s+(?:in|inside|under|at|into|to|within)\s+(?=[~/]|\.\.?/|https?://)")
 # "How do you say thank you in Japanese?": the words to be said in another language.
 _SAY = re.compile(r"\bhow\s+(?:do|would|can|should)\s+(?:you|i|we|one)\s+say\s+", re.I)
 _NAMING = re.compile(
@@ -144,6 +146,10 @@ def said_content(
     searched = marker in (_ABOUT, _SEARCH, _FIND)
     if marker is _ABOUT and "," in text[start:]:
         end = text.index(",", start)
+    if marker is _NAMING:
+        # "a folder called reports inside /home/ana/docs": where it goes is no part of its name
+        where = _PLACED_AT.search(text, start)
+        end = where.start() if where is not None else end
     if marker in (_SEARCH, _FIND):
         results = _RESULTS_SAID.search(text, start)
         end = results.start() if results is not None else end

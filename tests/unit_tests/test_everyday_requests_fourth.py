@@ -17,7 +17,7 @@ from nodes.planning.request_spans import extract_spans
 from nodes.planning.schema_binder import Binding, bind_schema, bind_tool
 from stores.catalog.model import ToolSpec
 from stores.retrieval.embeddings import default_embedder
-from tests.unit_tests.test_everyday_requests import INT, STR, _planned, schema
+from tests.unit_tests.test_everyday_requests import INT, NUM, STR, _planned, schema
 
 DEVICE = schema(
     ["device", "command"],
@@ -333,3 +333,57 @@ def test_a_long_code_said_to_the_tools_own_verb_is_its_one_identifier() -> None:
         {"carrier": "fedex", "tracking_number": "123456789012"}]
     # A short number said with no word of the tool's is no identifier's guess.
     assert bind_tool("FedEx 1234 please", spec, None).missing == ["tracking_number"]
+
+
+def test_iso_4217_says_a_parameter_holds_a_currency() -> None:
+    convert = schema(["amount", "from_code", "to_code"], amount=NUM,
+                     from_code={**STR, "description": "ISO 4217 code"},
+                     to_code={**STR, "description": "ISO 4217 code"})
+    assert bind_schema("How much is 300 Swiss francs in British pounds?", convert).sets == [
+        {"amount": 300.0, "from_code": "CHF", "to_code": "GBP"}]
+
+
+def test_a_name_ends_where_the_place_it_goes_starts() -> None:
+    folder = schema(["parent", "name"], parent={**STR, "description": "Parent path"},
+                    name={**STR, "description": "New folder name"})
+    assert bind_schema("Create a new folder called reports inside /home/ana/docs.",
+                       folder).sets == [{"name": "reports", "parent": "/home/ana/docs"}]
+
+
+def test_a_local_phone_number_after_a_word_that_dials_it() -> None:
+    sms = schema(["number", "body"], number={**STR, "description": "Phone number"}, body=STR)
+    assert bind_schema("Text 555-0134 that I'm outside.", sms).sets == [
+        {"number": "555-0134", "body": "I'm outside"}]
+    # A range is no phone number.
+    assert [s.kind for s in extract_spans("numbers between 100-2000")] == ["number", "number"]
+
+
+def test_the_thing_switched_on_or_off_is_the_device() -> None:
+    from nodes.planning.relevance import cosines
+
+    power = schema(["device", "state"], device={**STR, "description": "Device name"},
+                   state={**STR, "enum": ["on", "off"]})
+    similarity = cosines(default_embedder())
+    for said, device in [("Turn the kitchen fan off.", "kitchen fan"),
+                         ("switch on the porch light", "porch light"),
+                         ("turn off the light in the kitchen", "light")]:
+        assert bind_schema(said, power, similarity=similarity).sets[0]["device"] == device
+
+
+def test_a_percent_goes_to_the_parameter_named_for_one() -> None:
+    tip = schema(["amount", "percentage"], amount={**NUM, "description": "Bill"},
+                 percentage={**NUM, "description": "Percent"})
+    assert bind_schema("Calculate a 20% tip on 56.40.", tip).sets == [
+        {"percentage": 20.0, "amount": 56.4}]
+
+
+def test_an_article_counts_one_in_a_list_of_counted_things() -> None:
+    order = schema(
+        ["restaurant", "items", "quantities"], restaurant=STR,
+        items={"type": "array", "items": STR, "description": "Item names"},
+        quantities={"type": "array", "items": INT, "description": "Quantity of each item"},
+    )
+    bound = bind_schema("Get me two lattes and a croissant from Starbucks", order,
+                        read_only=True)
+    assert bound.sets == [{"items": ["lattes", "croissant"], "quantities": [2, 1],
+                           "restaurant": "Starbucks"}]
