@@ -54,6 +54,10 @@ def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
     meanings = _QUOTED_MEANINGS.findall(description)
     if len(meanings) >= 2 and not opened:
         return tuple(dict.fromkeys(v.strip() for v in meanings)), True
+    if meanings and not closed and not opened:
+        # "Title, or 'last' for the last watched": one value with a meaning of its own, in
+        # an open set
+        return (meanings[0].strip(),), False
     if not closed and not opened:
         # "The unit ('Celsius' or 'Fahrenheit')": quoted choices in brackets close the list.
         choices = _QUOTED_CHOICES.search(description)

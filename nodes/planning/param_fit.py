@@ -217,11 +217,22 @@ def measured_units(span: Span, param: Param) -> tuple[Any, Any] | None:
     if span.kind != "number" or not span.unit:
         return None
     description = str(param.schema.get("description") or "")
-    target = stated_unit(description) or counted_unit(description)
+    target = stated_unit(description) or counted_unit(description) or _named_unit(param.name)
     if target is None:
         return None
     source = unit_of(span.unit)
     return None if source is None else (source, target)
+
+
+@lru_cache(maxsize=2048)
+def _named_unit(name: str) -> Any | None:
+    """The unit a parameter's name ends with, in the plural: "duration_minutes".
+
+    (A singular word names what is counted: "till_century" is a century's number.)
+    """
+    words = split_words(name)
+    last = words[-1].lower() if len(words) > 1 else ""
+    return unit_of(last) if len(last) >= 4 and last.endswith("s") else None
 
 
 def measures_alike(span: Span, param: Param) -> bool:

@@ -138,13 +138,15 @@ def _the_tools_own_context(span: Span, described: frozenset[str], params: list[P
     return not words & said_by_params
 
 
-def _without_own_title(span: Span, exclude: frozenset[str]) -> Span:
+def _without_own_title(text: str, span: Span, exclude: frozenset[str]) -> Span:
     """A name less a first word that is the tool's own noun: "Lawyer John Doe" for a lawyer's.
 
-    The rest must be a name of its own, two capitalised words or more.
+    The rest must be a name of its own, two capitalised words or more; or, when the name
+    opens the request, one ("Rate Inception 5 stars" to rate_movie: the tool's verb).
     """
     words = str(span.value).split() if span.kind == "name" and not span.items else []
-    if len(words) < 3 or lemmatize(singular(words[0].lower())) not in exclude \
+    opens = not text[: span.start].strip(" \"'")
+    if len(words) < (2 if opens else 3) or lemmatize(singular(words[0].lower())) not in exclude \
             or not all(word[:1].isupper() for word in words[1:]):
         return span
     rest = str(span.value)[len(words[0]):].lstrip()
@@ -195,7 +197,7 @@ def bind_schema(
             or _spells_out(str(span.value), exclude)
         )
     )]
-    found = [_without_own_title(span, exclude) for span in found
+    found = [_without_own_title(text, span, exclude) for span in found
              if not _the_tools_own_context(span, frozenset(described), params)]
     atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
     for group, span in enumerate(found):

@@ -77,9 +77,9 @@ def choose_pairs(
             cue = cue_score(text, span, param)
             if span.start in after_venues and span.kind == "name":
                 cue = max(cue, place_cue_after_venue(param))
-            if measures_alike(span, param) and not any(
+            if cue >= 0.0 and measures_alike(span, param) and not any(
                 other is not param and measures_alike(span, other) for other in params
-            ):
+            ):  # ("under 20 minutes" is no shortest time, whatever it measures)
                 cue = max(cue, STRONG_CUE)  # "for 2 hours": the one length "in minutes"
             explicit = span.kind in {"quoted", "identifier", "keyvalue"}
             if cue < -0.5 or (

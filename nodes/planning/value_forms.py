@@ -56,7 +56,9 @@ def named_by_verb(text: str, start: int, param_name: str) -> bool:
     """Whether a naming verb right before ``start`` says the value is the parameter's name."""
     verb = re.search(r"(\w+)\s*[:\"'“`]?\s*$", text[:start])
     noun = _NAMING_VERBS.get(verb.group(1).lower()) if verb else None
-    return noun is not None and noun in param_name.lower()  # "name" is no content word
+    # "a meeting called Budget Review" names the event's title when it has no name
+    return noun is not None and (noun in param_name.lower()
+                                 or noun == "name" and "title" in param_name.lower())
 
 
 def operation_option(text: str, options: Sequence[str]) -> str | None:

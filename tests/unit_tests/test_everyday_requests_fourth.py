@@ -387,3 +387,35 @@ def test_an_article_counts_one_in_a_list_of_counted_things() -> None:
                         read_only=True)
     assert bound.sets == [{"items": ["lattes", "croissant"], "quantities": [2, 1],
                            "restaurant": "Starbucks"}]
+
+
+def test_a_unit_the_parameters_name_ends_with_converts_a_measure() -> None:
+    court = schema(["sport", "start_time"], sport=STR,
+                   start_time={**STR, "description": "HH:MM"},
+                   duration_minutes={**INT, "description": "Minutes"})
+    bound = bind_schema("Reserve a tennis court at 6pm tomorrow for an hour.", court,
+                        read_only=True)
+    assert bound.sets[0].get("duration_minutes") == 60
+
+
+def test_called_names_the_title_when_there_is_no_name() -> None:
+    event = schema(["title", "day", "time"], title={**STR, "description": "Title"},
+                   day={**STR, "description": "Day of week"},
+                   time={**STR, "description": "HH:MM"},
+                   attendees={"type": "array", "items": STR, "description": "People"})
+    bound = bind_schema("Add a 2pm meeting with Sam on Thursday called Budget Review.", event,
+                        read_only=True)
+    assert bound.sets[0]["title"] == "Budget Review"
+    assert bound.sets[0]["attendees"] == ["Sam"]
+
+
+def test_one_value_a_description_gives_a_meaning_is_allowed_by_name() -> None:
+    rate = schema(["movie", "stars"],
+                  movie={**STR, "description": "Title, or 'last' for the last watched"},
+                  stars={**INT, "description": "1-5"})
+    spec = _spec("rate_movie", "Rate a movie", rate)
+    assert bind_tool("Rate the last movie I watched 4 stars.", spec, None).sets == [
+        {"movie": "last", "stars": 4}]
+    # The tool's own verb that opens the request is no part of the title after it.
+    assert bind_tool("Rate Inception 5 stars.", spec, None).sets == [
+        {"movie": "Inception", "stars": 5}]
