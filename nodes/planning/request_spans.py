@@ -117,6 +117,11 @@ _SAID_LENGTH = re.compile(
     r"|(?<=\bfor\s)an?\s+(?P<unit>hour|minute)|(?<=\bin\s)an?\s+(?P<unit2>hour|minute))\b",
     re.I,
 )
+_HOUR_RANGE = re.compile(
+    r"\b(?P<first>1[0-2]|0?[1-9])(?::(?P<minute>[0-5]\d))?\s*(?:to|-|–|until|till)\s*"
+    r"(?P<second>1[0-2]|0?[1-9])(?::[0-5]\d)?\s*(?P<half>[ap]\.?m\.?)(?!\w)",
+    re.I,
+)
 # "a table for two tonight at 8": a bare hour after a part of the day and "at" is a time.
 _DAY_AT_HOUR = re.compile(
     r"\b(?P<day>tonight|(?:this|tomorrow)\s+(?:morning|evening|night)|tomorrow\s+night)"
@@ -336,6 +341,16 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             if _free(taken, match.start(), match.end()):
                 surface = match.group().strip()
                 _add(spans, taken, Span(kind, surface, surface, match.start(), match.end()))
+    for match in _HOUR_RANGE.finditer(text):
+        # "from 1 to 3 pm": the first hour is in the half of the day the second one is
+        if _free(taken, match.start(), match.end("first")):
+            half = match.group("half").lower().replace(".", "")
+            if int(match.group("first")) > int(match.group("second")) % 12:
+                half = "am" if half == "pm" else "pm"  # "9-5pm": from the morning
+            written = f"{match.group('first')}:{match.group('minute') or '00'}{half}"
+            _add(spans, taken, Span("time", written, written, match.start(),
+                                    match.end("first") if not match.group("minute")
+                                    else match.end("minute")))
     for match in _DAY_AT_HOUR.finditer(text):
         if _free(taken, match.start("hour"), match.end()):
             half = "am" if match.group("day").lower().endswith("morning") else "pm"

@@ -419,3 +419,22 @@ def test_one_value_a_description_gives_a_meaning_is_allowed_by_name() -> None:
     # The tool's own verb that opens the request is no part of the title after it.
     assert bind_tool("Rate Inception 5 stars.", spec, None).sets == [
         {"movie": "Inception", "stars": 5}]
+
+
+def test_the_first_hour_of_a_range_is_in_the_half_of_the_day_said_last() -> None:
+    times = [s.value for s in extract_spans("Block my calendar from 1 to 3 pm on Wednesday")
+             if s.kind == "time"]
+    assert times == ["1:00pm", "3 pm"]
+    assert [s.value for s in extract_spans("open 9-5pm")][:1] == ["9:00am"]
+    assert [s.kind for s in extract_spans("pages 1 to 3 please")] == ["number", "number"]
+
+
+def test_two_capitalised_words_joined_by_and_are_one_title() -> None:
+    book = schema(["title"], title={**STR, "description": "Book title"},
+                  field={**STR, "enum": ["author", "year", "genre"]})
+    assert bind_schema("Who is the author of Pride and Prejudice?", book,
+                       read_only=True).sets == [{"title": "Pride and Prejudice",
+                                                 "field": "author"}]
+    city = schema(["city"], city=STR)
+    assert bind_schema("weather in Paris and Rome", city, read_only=True).sets == [
+        {"city": "Paris"}, {"city": "Rome"}]
