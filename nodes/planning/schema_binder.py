@@ -138,10 +138,11 @@ def _the_tools_own_context(span: Span, described: frozenset[str], params: list[P
     return not words & said_by_params
 
 
-def _one_title(text: str, span: Span) -> Span:
-    """Two capitalised words joined by "and" as one title ("Pride and Prejudice").
+def _one_title(text: str, span: Span, titled: bool) -> Span:
+    """Two capitalised words joined by "and" as one name.
 
-    Only for a tool that takes a title; "Paris and Rome" for a city stay two places.
+    "Pride and Prejudice" for a tool that takes a (``titled``) title; "Johnson and Johnson",
+    the same word twice, for any tool. "Paris and Rome" for a city stay two places.
     """
     if span.kind != "list" or len(span.items) != 2:
         return span
@@ -149,6 +150,8 @@ def _one_title(text: str, span: Span) -> Span:
         return span
     if not all(item.kind == "name" and re.fullmatch(r"[A-Z][a-z]+", str(item.value))
                for item in span.items):
+        return span
+    if not titled and span.items[0].value != span.items[1].value:
         return span
     whole = text[span.start : span.end]
     return Span("name", whole, whole, span.start, span.end)
@@ -215,8 +218,8 @@ def bind_schema(
     )]
     found = [_without_own_title(text, span, exclude) for span in found
              if not _the_tools_own_context(span, frozenset(described), params)]
-    if any("title" in p.name_words for p in params):
-        found = [_one_title(text, span) for span in found]
+    titled = any("title" in p.name_words for p in params)
+    found = [_one_title(text, span, titled) for span in found]
     atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
     for group, span in enumerate(found):
         if span.kind == "list":

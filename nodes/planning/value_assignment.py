@@ -26,7 +26,7 @@ from nodes.planning.param_fit import (
     type_fit,
 )
 from nodes.planning.request_spans import Span, context_words
-from nodes.planning.value_cues import head_word
+from nodes.planning.value_cues import head_word, series_position
 from nodes.planning.venues import place_cue_after_venue, places_after_venues
 from stores.language.codes import codes_of
 from stores.language.identifiers import identifier_base, singular, split_words
@@ -161,6 +161,9 @@ def _one_kind(first: Param, second: Param) -> bool:
     """
     if head_word(first.name) == head_word(second.name):
         return True
+    series = series_position(first.name), series_position(second.name)
+    if series[0] is not None and series[1] is not None and series[0][0] == series[1][0]:
+        return True  # "the iPhone 15 and the Galaxy S24" for phone_a and phone_b
     return bool(is_place_param(first) and is_place_param(second))
 
 

@@ -194,11 +194,16 @@ _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 def series_position(name: str) -> tuple[str, int] | None:
     """A parameter's series and its place in it, or None (no number, no ordinal word).
 
-    ``side2`` is ("side", 2); ``second_note_frequency`` is ("note_frequency", 2).
+    ``side2`` is ("side", 2); ``second_note_frequency`` is ("note_frequency", 2); ``phone_b``
+    is ("phone", 2).
     """
     match = re.fullmatch(r"(.*?)[_\-]?(\d+)", name)
     if match:
         return match.group(1).lower(), int(match.group(2))
+    lettered = re.fullmatch(r"(.+?)(?:[_\-]([a-dA-D])|(?<=[a-z])([A-D]))", name)
+    if lettered:  # ``phone_a``, ``pointB``: a series by letters
+        letter = (lettered.group(2) or lettered.group(3)).lower()
+        return lettered.group(1).lower(), ord(letter) - ord("a") + 1
     words = [w.lower() for w in split_words(name)]
     places = [i for i, w in enumerate(words) if w in _ORDINAL_WORDS]
     if len(places) != 1:

@@ -438,3 +438,17 @@ def test_two_capitalised_words_joined_by_and_are_one_title() -> None:
     city = schema(["city"], city=STR)
     assert bind_schema("weather in Paris and Rome", city, read_only=True).sets == [
         {"city": "Paris"}, {"city": "Rome"}]
+
+
+def test_a_series_by_letters_takes_a_list_of_two_names() -> None:
+    phones = schema(["phone_a", "phone_b"], phone_a={**STR, "description": "First phone"},
+                    phone_b={**STR, "description": "Second phone"})
+    assert bind_schema("Compare the iPhone 15 and the Galaxy S24.", phones,
+                       read_only=True).sets == [{"phone_a": "iPhone 15",
+                                                 "phone_b": "Galaxy S24"}]
+
+
+def test_the_same_word_twice_joined_by_and_is_one_name() -> None:
+    stock = schema(["company"], company={**STR, "description": "Company name"})
+    assert bind_schema("Get me the Johnson and Johnson stock price.", stock,
+                       read_only=True).sets == [{"company": "Johnson and Johnson"}]
