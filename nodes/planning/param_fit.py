@@ -224,6 +224,14 @@ def measured_units(span: Span, param: Param) -> tuple[Any, Any] | None:
     return None if source is None else (source, target)
 
 
+def phone_digits(span: Span) -> int | None:
+    """The digits of a telephone number said with a "+" or dashes, as one number."""
+    if span.kind != "identifier" or not re.fullmatch(r"\+?[\d\s\-().]{7,}", span.text):
+        return None
+    digits = re.sub(r"\D", "", span.text)
+    return int(digits) if 7 <= len(digits) <= 15 else None
+
+
 @lru_cache(maxsize=2048)
 def _named_unit(name: str) -> Any | None:
     """The unit a parameter's name ends with, in the plural: "duration_minutes".
@@ -343,6 +351,8 @@ def type_fit(span: Span, param: Param) -> float:
             return 0.0  # "a massage on Friday": Friday says when, it is no service
         if not dated and span.kind in {"date", "time", "datetime"}:
             return 0.7
+    if kind in {"integer", "number"} and phone_digits(span) is not None:
+        return 1.0  # "+1234567890" for a phone "written as a number"
     if kind == "integer":
         if numeric and isinstance(value, int | float) and float(value).is_integer():
             return 1.0

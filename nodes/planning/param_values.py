@@ -18,6 +18,7 @@ from nodes.planning.param_fit import (
     Param,
     _word_match,
     measured_units,
+    phone_digits,
     quoted_number,
     whole_hour,
 )
@@ -43,6 +44,9 @@ def span_value(span: Span, param: Param) -> Any:
         said = " ".join([*param.description_words, *param.name_words])
         if "percent" not in said and "percentage" not in said and "pct" not in said:
             return round(float(span.value) / 100, 10)
+    digits = phone_digits(span) if param.kind in {"integer", "number"} else None
+    if digits is not None:
+        return digits if param.kind == "integer" else float(digits)
     hour = whole_hour(span, param) if param.kind == "integer" else None
     if hour is not None:
         return hour  # "11 PM" for a closing hour in 24 hour format

@@ -296,6 +296,9 @@ def test_a_telephone_number_in_international_form_is_one_value() -> None:
     assert bound.sets == [{"phone_number": "+14155550123",
                            "message": "running late, be there in 10"}]
     assert [s.value for s in extract_spans("call +44 20 7946 0958 now")] == ["+44 20 7946 0958"]
+    # A parameter that wants the number written as a number gets its digits.
+    whatsapp = schema(["phone"], phone={**NUM, "description": "The number, digits only"})
+    assert bind_schema("Is +1234567890 on WhatsApp?", whatsapp).sets == [{"phone": 1234567890.0}]
 
 
 def test_a_length_said_in_words_is_a_measure() -> None:
