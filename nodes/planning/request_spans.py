@@ -20,6 +20,12 @@ from typing import Any
 
 from nodes.planning.joined_spans import join_feet_inches, join_models, join_regions
 from nodes.planning.span_lists import group_lists
+from nodes.planning.spoken_spans import (
+    hour_range_starts,
+    hours_of_the_day_said,
+    phone_spans,
+    said_lengths,
+)
 from stores.language import spans as shared_spans
 from stores.language.cues import english_cue_words
 from stores.language.keywords import STOPWORDS
@@ -103,32 +109,6 @@ _RELATIVE_DAY = re.compile(
     re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
-_PHONE = re.compile(
-    r"(?<![\w+])\+\d{1,3}(?:[\s\-.]?\(?\d{2,4}\)?){2,5}(?![\w\-])"
-    r"|(?<![\w\-])(?:\(\d{3}\)\s?|\d{3}-)\d{3}-\d{4}(?![\w\-])"
-)
-# "Text 555-0134": a local number, after a word that dials it
-_LOCAL_PHONE = re.compile(
-    r"\b(?:text|call|phone|dial|ring|number)\s+(\d{3}-\d{4})(?![\w\-])", re.I
-)
-_SAID_LENGTH = re.compile(
-    r"\b(?:(?:an?|one)\s+(?P<half_unit>hour|minute|day|week|month|year)\s+and\s+(?P<half>a\s+half)"
-    r"|(?P<part>half)\s+an?\s+(?P<part_unit>hour|minute|day|week|month|year)"
-    r"|(?<=\bfor\s)an?\s+(?P<unit>hour|minute)|(?<=\bin\s)an?\s+(?P<unit2>hour|minute))\b",
-    re.I,
-)
-_HOUR_RANGE = re.compile(
-    r"\b(?P<first>1[0-2]|0?[1-9])(?::(?P<minute>[0-5]\d))?\s*(?:to|-|–|until|till)\s*"
-    r"(?P<second>1[0-2]|0?[1-9])(?::[0-5]\d)?\s*(?P<half>[ap]\.?m\.?)(?!\w)",
-    re.I,
-)
-# "a table for two tonight at 8": a bare hour after a part of the day and "at" is a time.
-_DAY_AT_HOUR = re.compile(
-    r"\b(?P<day>tonight|(?:this|tomorrow)\s+(?:morning|evening|night)|tomorrow\s+night)"
-    r"\s+at\s+(?P<hour>1[0-2]|0?[1-9])(?::(?P<minute>[0-5]\d))?\b"
-    r"(?!\s*(?:[:.]\d|%|[ap]\.?m|percent\b|degrees?\b))",
-    re.I,
-)
 _MONEY = re.compile(
     # "$3m", "$2 million"; "$300,000 mortgage" has no scale
     r"(?:[$€£¥]\s?)(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(k|m|million|billion|thousand)(?![A-Za-z]))?"
@@ -278,20 +258,10 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
                     taken,
                     Span(kind, match.group(), match.group(), match.start(), match.end()),
                 )
-    # "text +14155550123 saying ...": a telephone number in international form, as written
-    phones = [m.span() for m in _PHONE.finditer(text)]
-    phones += [m.span(1) for m in _LOCAL_PHONE.finditer(text)]
-    for start, end in phones:
-        if _free(taken, start, end):
-            _add(spans, taken, Span("identifier", text[start:end], text[start:end], start, end))
-    # "for an hour and a half", "in half an hour": a length said in words
-    for match in _SAID_LENGTH.finditer(text):
-        if _free(taken, match.start(), match.end()):
-            amount = 1.5 if match.group("half") else 0.5 if match.group("part") else 1
-            unit = (match.group("unit") or match.group("unit2") or match.group("part_unit")
-                    or match.group("half_unit"))
-            _add(spans, taken, Span("number", amount, match.group(), match.start(), match.end(),
-                                    unit=unit.lower()))
+    # "text +14155550123 saying ...", "for an hour and a half": numbers said as people say them
+    for span in [*phone_spans(text), *said_lengths(text)]:
+        if _free(taken, span.start, span.end):
+            _add(spans, taken, span)
     _scan_expressions(text, spans, taken)
     for match in _KEYVALUE.finditer(text):
         if not _free(taken, match.start(), match.end()):
@@ -341,21 +311,10 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             if _free(taken, match.start(), match.end()):
                 surface = match.group().strip()
                 _add(spans, taken, Span(kind, surface, surface, match.start(), match.end()))
-    for match in _HOUR_RANGE.finditer(text):
-        # "from 1 to 3 pm": the first hour is in the half of the day the second one is
-        if _free(taken, match.start(), match.end("first")):
-            half = match.group("half").lower().replace(".", "")
-            if int(match.group("first")) > int(match.group("second")) % 12:
-                half = "am" if half == "pm" else "pm"  # "9-5pm": from the morning
-            written = f"{match.group('first')}:{match.group('minute') or '00'}{half}"
-            _add(spans, taken, Span("time", written, written, match.start(),
-                                    match.end("first") if not match.group("minute")
-                                    else match.end("minute")))
-    for match in _DAY_AT_HOUR.finditer(text):
-        if _free(taken, match.start("hour"), match.end()):
-            half = "am" if match.group("day").lower().endswith("morning") else "pm"
-            written = f"{match.group('hour')}:{match.group('minute') or '00'}{half}"
-            _add(spans, taken, Span("time", written, written, match.start("hour"), match.end()))
+    # "from 1 to 3 pm", "tonight at 8": hours said with the half of the day elsewhere
+    for span in [*hour_range_starts(text), *hours_of_the_day_said(text)]:
+        if _free(taken, span.start, span.end):
+            _add(spans, taken, span)
     # "2020 Addison Street, Berkeley, CA, USA": a street address is one value, commas and all.
     for match in _STREET_ADDRESS.finditer(text):
         if _free(taken, match.start(), match.end()):
