@@ -176,7 +176,8 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
 
 _PLACE_PREPOSITIONS = frozenset({"in", "at", "near", "around", "within"})
 _TIMES_NAMED = DAY_NAMES | MONTH_NAMES
-_LANGUAGE_NAMES = frozenset({"language", "lang", "locale"})
+# Words by which a parameter is named for a language.
+LANGUAGE_NAMES = frozenset({"language", "lang", "locale"})
 _PERCENT_NAMES = frozenset({"percent", "percentage", "pct"})
 _TRANSLATION_ENDS = {
     "from": frozenset({"source", "from", "original", "input"}),
@@ -733,7 +734,7 @@ def cue_score(text: str, span: Span, param: Param) -> float:
     if span.kind == "percent" and param.name_words & _PERCENT_NAMES:
         score = max(score, NAME_CUE)  # "a 20% tip on 56.40": 20 is the percentage
     word_before = context_words(text, span, window=1)[0][-1:]
-    if span.kind in {"name", "quoted"} and word_before and param.name_words & _LANGUAGE_NAMES \
+    if span.kind in {"name", "quoted"} and word_before and param.name_words & LANGUAGE_NAMES \
             and param.name_words & _TRANSLATION_ENDS.get(word_before[0], frozenset()):
         # "into Spanish", "from English": which end of a translation, when both ends are
         # languages and either would take it by kind

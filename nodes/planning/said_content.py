@@ -20,7 +20,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from nodes.planning.descriptions import asks_clock_form, asks_date_form
-from nodes.planning.param_fit import DATE_WORDS, Param, is_place_param
+from nodes.planning.param_fit import DATE_WORDS, LANGUAGE_NAMES, Param, is_place_param
 from nodes.planning.request_spans import TITLES, Span
 from stores.language.identifiers import singular
 from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
@@ -32,7 +32,6 @@ _CONTENT_NAMES = frozenset(
     description caption task status question sentence phrase memo topic""".split()
 )
 TITLE_NAMES = frozenset("title name subject heading label".split())
-_LANGUAGE = frozenset({"language", "lang", "locale"})
 
 _SPEECH = re.compile(
     r"\b(?:saying|that\s+says|which\s+says|stating|reading|with\s+the\s+(?:text|message|words?)"
@@ -154,7 +153,7 @@ def said_content(
         results = _RESULTS_SAID.search(text, start)
         end = results.start() if results is not None else end
     others = [p for p in params if p is not takers[0]]
-    if searched and any(is_place_param(p) or p.name_words & _LANGUAGE for p in others):
+    if searched and any(is_place_param(p) or p.name_words & LANGUAGE_NAMES for p in others):
         # "news on Bitcoin in US" for a tool with a region too: the place is the region's;
         # "in German" is the language's
         other = re.search(r"\s+(?:in|from|at|near)\s+(?=[A-Z])", text[start:end])

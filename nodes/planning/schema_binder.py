@@ -23,8 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from dataclasses import dataclass, field
 from typing import Any
 
 from nodes.planning.argument_sets import (
@@ -35,12 +34,14 @@ from nodes.planning.argument_sets import (
 )
 from nodes.planning.array_values import bind_arrays
 from nodes.planning.currency_values import currency_values
-from nodes.planning.descriptions import asks_date_form, without_examples
+from nodes.planning.derived_values import end_of_stay, language_of_the_text
+from nodes.planning.descriptions import without_examples
 from nodes.planning.frequency_values import frequency_values
 from nodes.planning.name_phrases import phrase_after_cue, phrase_before_name
 from nodes.planning.named_lists import values_named_in_order
 from nodes.planning.named_values import bind_named_values
 from nodes.planning.object_binding import bind_object_parameters
+from nodes.planning.own_name_spans import values_said
 from nodes.planning.param_fit import (
     DATE_WORDS,
     STRONG_CUE,
@@ -74,10 +75,8 @@ from nodes.planning.value_forms import (
 )
 from nodes.planning.venues import places_for
 from stores.catalog.model import ToolSpec
-from stores.language.date_formats import date_as_described, parse_written_date
-from stores.language.detect import written_language
 from stores.language.identifiers import singular, split_words
-from stores.language.keywords import STOPWORDS, lemmatize
+from stores.language.keywords import STOPWORDS
 
 __all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
 
@@ -120,69 +119,6 @@ def bind_tool(
     )
 
 
-def _the_tools_own_context(span: Span, described: frozenset[str], params: list[Param]) -> bool:
-    """A capitalised name the tool's description says of the tool itself, and no parameter.
-
-    "the top 10 trending repositories on GitHub for Python" to a tool "Trending GitHub
-    repositories": GitHub is where the tool looks, Python the language asked for. A name any
-    parameter's description or allowed values also say ("listed on NASDAQ") stays a value.
-    """
-    words = content_words(str(span.value)) if span.kind == "name" and not span.items else set()
-    if not words or not described or not words <= described:
-        return False
-    said_by_params = {
-        word for p in params
-        for word in content_words(" ".join([str(p.schema.get("description") or ""),
-                                            *map(str, p.enum or p.allowed)]))
-    }
-    return not words & said_by_params
-
-
-def _one_title(text: str, span: Span, titled: bool) -> Span:
-    """Two capitalised words joined by "and" as one name.
-
-    "Pride and Prejudice" for a tool that takes a (``titled``) title; "Johnson and Johnson",
-    the same word twice, for any tool. "Paris and Rome" for a city stay two places.
-    """
-    if span.kind != "list" or len(span.items) != 2:
-        return span
-    if text[span.items[0].end : span.items[1].start] != " and ":
-        return span
-    if not all(item.kind == "name" and re.fullmatch(r"[A-Z][a-z]+", str(item.value))
-               for item in span.items):
-        return span
-    if not titled and span.items[0].value != span.items[1].value:
-        return span
-    whole = text[span.start : span.end]
-    return Span("name", whole, whole, span.start, span.end)
-
-
-def _without_own_title(text: str, span: Span, exclude: frozenset[str]) -> Span:
-    """A name less a first word that is the tool's own noun: "Lawyer John Doe" for a lawyer's.
-
-    The rest must be a name of its own, two capitalised words or more; or, when the name
-    opens the request, one ("Rate Inception 5 stars" to rate_movie: the tool's verb).
-    """
-    words = str(span.value).split() if span.kind == "name" and not span.items else []
-    opens = not text[: span.start].strip(" \"'")
-    if len(words) < (2 if opens else 3) or lemmatize(singular(words[0].lower())) not in exclude \
-            or not all(word[:1].isupper() for word in words[1:]):
-        return span
-    rest = str(span.value)[len(words[0]):].lstrip()
-    start = span.end - len(rest)
-    return replace(span, value=rest, text=rest, start=start)
-
-
-def _spells_out(name: str, exclude: frozenset[str]) -> bool:
-    """A name of three words or more whose initials are a word of the tool's own name.
-
-    "the Body Mass Index for a person ..." to calculate_bmi names the tool, not a value.
-    """
-    words = name.split()
-    initials = "".join(word[0] for word in words if word[:1].isalpha()).lower()
-    return len(words) >= 3 and initials in exclude
-
-
 def bind_schema(
     text: str,
     schema: Mapping[str, Any],
@@ -208,18 +144,7 @@ def bind_schema(
     bound, exclude = frozenset(bound), frozenset(exclude)
     params = [p for p in describe_params(schema) if p.name not in bound]
     found = places_for(list(spans) if spans is not None else extract_spans(text), params)
-    # "the Wikipedia summary for Alan Turing" to get_wikipedia_summary: the tool's own name
-    # said in capitals names the tool, it is no value of it.
-    found = [span for span in found if not (
-        span.kind == "name" and exclude and (
-            content_words(str(span.value)) <= exclude and content_words(str(span.value))
-            or _spells_out(str(span.value), exclude)
-        )
-    )]
-    found = [_without_own_title(text, span, exclude) for span in found
-             if not _the_tools_own_context(span, frozenset(described), params)]
-    titled = any("title" in p.name_words for p in params)
-    found = [_one_title(text, span, titled) for span in found]
+    found = values_said(text, found, params, exclude, frozenset(described))
     atoms: list[tuple[Span, int]] = []  # (span, list group or -1)
     for group, span in enumerate(found):
         if span.kind == "list":
@@ -408,84 +333,6 @@ def bind_schema(
         sets = repeated_sets(text, sets, bind_stretch, keep=keep, strongest=segment) or sets
     one_parameter_per_value(sets, found)
     return Binding(sets=sets, missing=missing, evidence=evidence)
-
-
-# A description that asks for the language of the text given, not one to put it into.
-_TEXTS_LANGUAGE = re.compile(
-    r"\b(?:(?:is|was)\s+written|written\s+in|language\s+of\s+the\s+(?:text|input|message|"
-    r"document|content)|source\s+language|input\s+language)\b",
-    re.I,
-)
-
-
-def language_of_the_text(
-    params: Sequence[Param], values: dict[str, list[Any]], evidence: dict[str, float]
-) -> None:
-    """A required language of the text the request gives, read from that text.
-
-    "Analyze the sentiment of a customer review 'I love the food here!'" for ``language``
-    ("The language in which the text is written"): English. Only for a description that
-    asks for the text's own language, and a text of three words or more already bound.
-    """
-    wanted = [p for p in params if p.required and p.name not in values and p.kind == "string"
-              and head_word(p.name) in {"language", "lang"}
-              and _TEXTS_LANGUAGE.search(str(p.schema.get("description") or ""))]
-    texts = [str(v) for given in values.values() for v in given
-             if isinstance(v, str) and len(v.split()) >= 3]
-    if len(wanted) != 1 or len(texts) != 1:
-        return
-    language = written_language(texts[0])
-    if language is not None and " " not in language:
-        values[wanted[0].name], evidence[wanted[0].name] = [language], 1.0
-
-
-_STARTS = frozenset({"start", "begin", "from", "arrival", "checkin", "departure"})
-_ENDS = frozenset({"end", "until", "to", "checkout", "return"})
-_STAY_DAYS = {"night": 1, "day": 1, "week": 7}
-
-
-def end_of_stay(
-    found: Sequence[Span],
-    params: Sequence[Param],
-    values: dict[str, list[Any]],
-    evidence: dict[str, float],
-) -> None:
-    """The end date of a stay said by its start and its length, when no end is said.
-
-    "Book the Plaza Hotel for 3 nights starting from 1st June 2022" for ``start_date`` and
-    ``end_date``: the end is 4 June. Only a pair of date parameters (named for a start and
-    an end, or check-in and check-out), one start day bound, one length in nights, days or
-    weeks said, and the end asked in the start's written form or the format its description
-    names.
-    """
-    def words(param: Param) -> set[str]:
-        said = set(split_words(param.name.lower()))
-        return said | ({"checkin"} if {"check", "in"} <= said else set()) | (
-            {"checkout"} if {"check", "out"} <= said else set())
-
-    dated = [p for p in params if p.kind == "string" and (
-        p.name_words & DATE_WORDS or asks_date_form(p.schema) or words(p) & {"checkin",
-                                                                                "checkout"})]
-    starts = [p for p in dated if words(p) & _STARTS and not words(p) & _ENDS]
-    ends = [p for p in dated if words(p) & _ENDS and not words(p) & _STARTS]
-    if len(starts) != 1 or len(ends) != 1 or ends[0].name in values:
-        return
-    begun = values.get(starts[0].name)
-    lengths = [span for span in found if span.kind == "number" and isinstance(span.value, int)
-               and singular(str(span.unit or "").lower()) in _STAY_DAYS]
-    if not begun or len(begun) != 1 or len(lengths) != 1:
-        return
-    first = parse_written_date(str(begun[0]))
-    if first is None:
-        return
-    stay = lengths[0]
-    last = first + timedelta(days=int(stay.value) * _STAY_DAYS[singular(str(stay.unit).lower())])
-    written = str(begun[0])
-    described = date_as_described(last.isoformat(), str(ends[0].schema.get("description") or ""))
-    if described is None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", written):
-        return  # the start's own form is not one to write the end in
-    values[ends[0].name] = [described or last.isoformat()]
-    evidence[ends[0].name] = 1.0
 
 
 # How near in meaning a kind must be to the parameter's name ("horror" and genre: 0.43;
