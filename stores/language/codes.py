@@ -18,7 +18,7 @@ from typing import Literal
 
 import pycountry
 
-from stores.language.places import country_of_city, region_of_city
+from stores.language.places import country_of_city, region_of_city, timezone_of_place
 
 CodeKind = Literal["language", "currency", "country", "region"]
 KINDS: tuple[CodeKind, ...] = ("language", "currency", "country", "region")
@@ -31,6 +31,9 @@ _REGION_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z]{2}\b")
 _ASKS_STATE = re.compile(r"\bcity\s*(?:,|and)\s*state\b", re.I)
 # A description that asks for a city with its country: "City, Country".
 _ASKS_COUNTRY = re.compile(r"\bcity\s*,\s*country\b", re.I)
+# A description that asks for an IANA time zone by name; or an example of one ("Asia/Tokyo").
+_ASKS_ZONE = re.compile(r"\b(?:IANA|tz\s?database|Olson)\b", re.I)
+_ZONE_EXAMPLE = re.compile(r"\b[A-Z][A-Za-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?\b")
 # A place's name alone: capitalised words, no comma ("San Francisco", "New York").
 _CITY_ALONE = re.compile(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*){0,3}")
 # A region spelled out after the place's comma: "Berkeley, California".
@@ -161,6 +164,21 @@ def _asks_us_state(description: str) -> bool:
     return _ASKS_STATE.search(description) is not None
 
 
+def _asks_zone(description: str) -> bool:
+    """Whether a description asks for an IANA time zone ("IANA timezone", "e.g. Asia/Tokyo")."""
+    if _ASKS_ZONE.search(description):
+        return True
+    examples = _ZONE_EXAMPLE.findall(description)
+    return bool(examples) and any(e in _zone_names() for e in examples)
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> frozenset[str]:
+    import zoneinfo
+
+    return frozenset(zoneinfo.available_timezones())
+
+
 def value_as_described(value: str, description: str) -> str | None:
     """A name written the way a parameter's description asks for it, or None if unchanged.
 
@@ -169,11 +187,17 @@ def value_as_described(value: str, description: str) -> str | None:
     is "EUR" and "Spanish" "es" when it asks for a currency or language code; a city of the
     United States said alone ("Seattle") gets its state ("Seattle, WA") when the description
     wants a city and state, and another city its country ("Tokyo, Japan") when it wants
-    "City, Country". A code's
+    "City, Country"; a city or a country with one time zone is its IANA zone ("Tokyo" is
+    "Asia/Tokyo") when the description asks for one. A code's
     length follows the description's example ("'USD'", "'en'") when it gives one.
     """
     if not description or not value.strip():
         return None
+    if _asks_zone(description) and "/" not in value:
+        # "Tokyo" is "Asia/Tokyo" for "IANA timezone name (e.g., 'America/New_York')".
+        zone = timezone_of_place(value.split(",")[0].strip())
+        if zone is not None:
+            return zone
     place = _PLACE_REGION.match(value.strip())
     if place is not None and (
         _REGION_EXAMPLE.search(description)

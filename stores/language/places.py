@@ -17,10 +17,11 @@ from stores.language.keywords import STOPWORDS
 # How much larger the city must be than the next place of its name to be "the" city.
 _DOMINANCE = 3.0
 # Columns of a GeoNames ``cities15000.txt`` line.
-_NAME, _ASCII, _ALTERNATES, _COUNTRY, _REGION, _POPULATION = 1, 2, 3, 8, 10, 14
+_NAME, _ASCII, _ALTERNATES, _COUNTRY, _REGION, _POPULATION, _TIMEZONE = 1, 2, 3, 8, 10, 14, 17
 
 
-Places = dict[str, list[tuple[int, str, str]]]
+# (population, country, region, IANA time zone) of each place of a name.
+Places = dict[str, list[tuple[int, str, str, str]]]
 
 
 @lru_cache(maxsize=1)
@@ -31,9 +32,10 @@ def _cities() -> tuple[Places, Places]:
     table = importlib.resources.files("geotext") / "data" / "cities15000.txt"
     for line in table.read_text(encoding="utf-8").splitlines():
         columns = line.split("\t")
-        if len(columns) <= _POPULATION:
+        if len(columns) <= _TIMEZONE:
             continue
-        place = (int(columns[_POPULATION] or 0), columns[_COUNTRY], columns[_REGION])
+        place = (int(columns[_POPULATION] or 0), columns[_COUNTRY], columns[_REGION],
+                 columns[_TIMEZONE])
         for name in {columns[_NAME].lower(), columns[_ASCII].lower()}:
             names.setdefault(name, []).append(place)
         for name in columns[_ALTERNATES].split(","):
@@ -42,8 +44,8 @@ def _cities() -> tuple[Places, Places]:
     return names, alternates
 
 
-def _the_city(name: str) -> tuple[int, str, str] | None:
-    """The place a capitalised name clearly names: (population, country, region), or None.
+def _the_city(name: str) -> tuple[int, str, str, str] | None:
+    """The place a capitalised name clearly names: (population, country, region, time zone).
 
     The largest place of that name, when it is several times larger than any namesake in
     another country or region ("Springfield" names none).
@@ -79,6 +81,34 @@ def region_of_city(name: str) -> str | None:
     if city is None or city[1] != "US" or len(city[2]) != 2:
         return None
     return city[2]
+
+
+def timezone_of_place(name: str) -> str | None:
+    """The IANA time zone of the city or country ``name`` names ("Tokyo": "Asia/Tokyo"), or None.
+
+    A city from the GeoNames table's own time-zone column ("San Francisco" is
+    "America/Los_Angeles"); a country when every listed city of it keeps one zone ("Japan";
+    "Australia" has several, so None).
+    """
+    country = _countries().get(name.strip().lower())
+    if country is not None:  # "India" is a country before it is a town's other name
+        import pycountry
+
+        record = pycountry.countries.lookup(country)
+        zones = _zones_by_country().get(record.alpha_2, set())
+        return next(iter(zones)) if len(zones) == 1 else None
+    city = _the_city(name)
+    return city[3] if city is not None and city[3] else None
+
+
+@lru_cache(maxsize=1)
+def _zones_by_country() -> dict[str, set[str]]:
+    zones: dict[str, set[str]] = {}
+    for places in _cities()[0].values():
+        for _population, country, _region, zone in places:
+            if zone:
+                zones.setdefault(country, set()).add(zone)
+    return zones
 
 
 # A place written in lower case is read only after a word that introduces a place ("weather

@@ -89,3 +89,34 @@ def test_a_city_outside_the_states_gets_its_country_when_the_format_asks() -> No
     assert value_as_described("Seattle", STATE_OR_COUNTRY) == "Seattle, WA"
     assert value_as_described("Tokyo", CITY_STATE) is None  # no country asked for
     assert value_as_described("Tokyo", "The city name, e.g. Berlin") is None
+
+
+IANA = "IANA timezone name (e.g., 'America/New_York', 'Europe/London')."
+
+
+def test_a_city_or_a_country_with_one_zone_is_its_iana_time_zone() -> None:
+    assert value_as_described("Tokyo", IANA) == "Asia/Tokyo"
+    assert value_as_described("San Francisco", IANA) == "America/Los_Angeles"
+    assert value_as_described("Berlin, Germany", IANA) == "Europe/Berlin"
+    assert value_as_described("India", IANA) == "Asia/Kolkata"  # the country, not a town
+    # A zone asked for only by its example, checked against the IANA database.
+    assert value_as_described("Sydney", "The zone, e.g. Asia/Tokyo") == "Australia/Sydney"
+
+
+def test_no_zone_is_guessed_where_the_place_has_several_or_none_is_asked() -> None:
+    assert value_as_described("Australia", IANA) is None  # several zones
+    assert value_as_described("Springfield", IANA) is None  # three of like size
+    assert value_as_described("Asia/Tokyo", IANA) is None  # already a zone
+    assert value_as_described("Paris", "Answer Yes/No") is None  # not a zone's example
+    assert value_as_described("Paris", "The city of the hotel.") is None
+
+
+def test_the_binder_fills_a_time_zone_from_the_city_the_user_names() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"timezone": {"type": "string", "description": IANA}},
+        "required": ["timezone"],
+    }
+    text = "what time is it in Tokyo"
+    binding = bind_schema(text, schema, spans=extract_spans(text))
+    assert binding.sets == [{"timezone": "Asia/Tokyo"}]
