@@ -184,6 +184,8 @@ def score_candidates(
             not named_object
             and (fit == 0.0 or not sub["target"] or spec.side_effect is not False)
             and fit_reason(sub["text"], spec, shared, embedder) is None
+            and not (operation_fit == OPERATION_MATCH
+                     and writes_as_said(sub["text"], spec, embedder))
         ):
             # A verb alone ("calculate", "get") says nothing of which tool: a request that
             # names no object the lexicon knows must share what the tool is about with its
@@ -319,6 +321,23 @@ def gives_its_values(
     if meaning(text, spec.name, spec.description, embedder) < MIN_PARTIAL_MEANING:
         return False
     return values_fit(text, spec.input_schema, bound() if bound is not None else None)
+
+
+def writes_as_said(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool:
+    """A write whose name says the clause's verb, with its meaning near and every value given.
+
+    "Save the text 'hello world' to notes/hello.txt" for ``write_file(path, content)``, "make
+    a new folder /srv/photos" for ``create_directory(path)``: the clause says the operation
+    the tool's name says (the caller checks that), its meaning is somewhat close
+    (:data:`~nodes.planning.relevance.MIN_PARTIAL_MEANING`), and every required value is
+    read from the request's typed spans and cue words (:func:`values_fit`), so the call is
+    what was said, not the planner's guess. A tool that requires nothing never passes here.
+    """
+    if embedder is None or not spec.input_schema.get("required"):
+        return False
+    if meaning(text, spec.name, spec.description, embedder) < MIN_PARTIAL_MEANING:
+        return False
+    return values_fit(text, spec.input_schema)
 
 
 def names_its_values(

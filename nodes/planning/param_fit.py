@@ -734,10 +734,12 @@ def cue_score(text: str, span: Span, param: Param) -> float:
     if span.kind == "percent" and param.name_words & _PERCENT_NAMES:
         score = max(score, NAME_CUE)  # "a 20% tip on 56.40": 20 is the percentage
     word_before = context_words(text, span, window=1)[0][-1:]
-    if span.kind in {"name", "quoted"} and word_before and param.name_words & LANGUAGE_NAMES \
-            and param.name_words & _TRANSLATION_ENDS.get(word_before[0], frozenset()):
+    if word_before and param.name_words & _TRANSLATION_ENDS.get(word_before[0], frozenset()) \
+            and (span.kind in {"path", "url"}
+                 or (span.kind in {"name", "quoted"} and param.name_words & LANGUAGE_NAMES)):
         # "into Spanish", "from English": which end of a translation, when both ends are
-        # languages and either would take it by kind
+        # languages and either would take it by kind; "move a.txt to docs/a.txt": which end
+        # of a move or a copy, both ends paths
         score += TRIP_END_LIFT
     named_after = re.match(r"\s+as\s+(?:the|a|an|my|its)\s+([A-Za-z]+)\b", text[span.end :])
     if named_after and _word_match(lemmatize(singular(named_after.group(1).lower())),

@@ -21,6 +21,7 @@ from typing import Any
 from nodes.planning.joined_spans import join_feet_inches, join_models, join_regions
 from nodes.planning.span_lists import group_lists
 from nodes.planning.spoken_spans import (
+    called_names,
     hour_range_starts,
     hours_of_the_day_said,
     phone_spans,
@@ -390,6 +391,9 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             _add(spans, taken,
                  Span("identifier", match.group(), match.group(), match.start(), match.end()))
     _scan_names(text, spans, taken)
+    for span in called_names(text):  # "files named readme"
+        if _free(taken, span.start, span.end):
+            _add(spans, taken, span)
     for match in _NUMBER.finditer(text):
         if not _free(taken, match.start(), match.end()):
             continue

@@ -1,6 +1,7 @@
-"""Numbers and times said the way people say them, each as a typed span.
+"""Numbers, times and names said the way people say them, each as a typed span.
 
-Telephone numbers ("+14155550123", "Text 555-0134 that ..."), lengths said in words ("for an
+A name given in lower case after "named" or "called" ("files named readme"); telephone
+numbers ("+14155550123", "Text 555-0134 that ..."), lengths said in words ("for an
 hour and a half", "in half an hour"), the first hour of a range whose half of the day is said
 once ("from 1 to 3 pm"), and a bare hour after a part of the day ("tonight at 8"). The span
 reader (:mod:`nodes.planning.request_spans`) adds each where nothing else was read.
@@ -12,7 +13,17 @@ import re
 
 from stores.language.spans import Span
 
-__all__ = ["hour_range_starts", "hours_of_the_day_said", "phone_spans", "said_lengths"]
+__all__ = [
+    "called_names", "hour_range_starts", "hours_of_the_day_said", "phone_spans", "said_lengths"
+]
+
+# "files named readme", "a list called groceries": the word after is a name, whatever its case.
+_CALLED = re.compile(r"\b(?:named|called|titled)\s+([a-z][\w\-]*[a-z0-9]|[a-z])(?![\w\-/])")
+# Words that follow "called" as a verb ("called on", "called it").
+_NOT_A_NAME = frozenset(
+    """a an the on it for by to in at from with that this my your his her our their and or
+    is are was were be been""".split()
+)
 
 _PHONE = re.compile(
     r"(?<![\w+])\+\d{1,3}(?:[\s\-.]?\(?\d{2,4}\)?){2,5}(?![\w\-])"
@@ -40,6 +51,15 @@ _DAY_AT_HOUR = re.compile(
     r"(?!\s*(?:[:.]\d|%|[ap]\.?m|percent\b|degrees?\b))",
     re.I,
 )
+
+
+def called_names(text: str) -> list[Span]:
+    """A lower-case name after "named", "called" or "titled" ("Find files named readme")."""
+    return [
+        Span("name", m.group(1), m.group(1), *m.span(1))
+        for m in _CALLED.finditer(text)
+        if m.group(1) not in _NOT_A_NAME
+    ]
 
 
 def phone_spans(text: str) -> list[Span]:

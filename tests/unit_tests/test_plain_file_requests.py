@@ -1,0 +1,105 @@
+"""Plain requests to a file server's tools, as a user of a third-party MCP server says them.
+
+Written here (no benchmark): "Save the text 'hello world' to notes/hello.txt" is a write whose
+name says the verb and whose every value is given, so it is chosen over a read of the same
+path; "move a to b" gives each path its end by "to"; "files named readme" names the pattern;
+a path, a URL or an e-mail address tells retrieval what kind of value the request carries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.parsing.rules import RuleIntentParser
+from nodes.planning.eligibility import score_candidates, writes_as_said
+from nodes.planning.request_spans import extract_spans
+from nodes.planning.schema_binder import bind_schema
+from nodes.retrieve import value_kind_words
+from stores.catalog.model import Catalog, ToolSpec
+from stores.language.lexicon import Lexicon
+from stores.retrieval.embeddings import default_embedder
+
+PATH = {"type": "string"}
+WRITE = {"type": "object", "properties": {"path": PATH, "content": {"type": "string"}},
+         "required": ["path", "content"]}
+READ = {"type": "object", "properties": {"path": PATH}, "required": ["path"]}
+EVENT = {"type": "object", "properties": {"title": {"type": "string"},
+                                          "start": {"type": "string", "format": "date-time"}},
+         "required": ["title", "start"]}
+TOOLS: dict[str, tuple[str, dict[str, Any], bool | None]] = {
+    "read_file": ("Read the complete contents of a file from the file system.", READ, False),
+    "write_file": ("Create a new file or completely overwrite an existing file with new "
+                   "content.", WRITE, None),
+    "create_directory": ("Create a new directory or ensure a directory exists.", READ, None),
+    "create_calendar_event": ("Create an event in the user's calendar.", EVENT, None),
+}
+
+
+def _catalog() -> Catalog:
+    catalog = Catalog()
+    for name, (description, schema, side_effect) in TOOLS.items():
+        catalog.add_raw_tool({"name": name, "agent": "files", "description": description,
+                              "input_schema": schema, "side_effect": side_effect,
+                              "environment": "test"}, source="test")
+    return catalog
+
+
+def _spec(name: str) -> ToolSpec:
+    return _catalog().tools[f"files/{name}"]
+
+
+def _ranked(text: str, names: list[str]) -> list[str]:
+    catalog = _catalog()
+    lexicon = Lexicon.default()
+    sub = RuleIntentParser(lexicon).parse(text)["sub_intents"][0]
+    candidates = [{"tool_id": f"files/{n}", "agent": "files", "score": 1.0, "call_name": n}
+                  for n in names]
+    scored = score_candidates(sub, candidates, [], catalog, lexicon, None,
+                              embedder=default_embedder())
+    return [c.spec.name for c in scored]
+
+
+def test_a_write_said_with_its_verb_and_every_value_is_chosen_over_a_read() -> None:
+    text = "Save the text 'hello world' to notes/hello.txt"
+    assert writes_as_said(text, _spec("write_file"), default_embedder())
+    assert _ranked(text, ["read_file", "write_file"])[0] == "write_file"
+    assert _ranked("Make a new folder /srv/photos", ["read_file", "create_directory"])[0] \
+        == "create_directory"
+
+
+def test_a_write_is_never_chosen_without_its_values_or_without_a_model() -> None:
+    embedder = default_embedder()
+    assert not writes_as_said("Save it", _spec("write_file"), embedder)
+    assert not writes_as_said("order a coffee", _spec("create_calendar_event"), embedder)
+    assert not writes_as_said("Save the text 'hi' to a.txt", _spec("write_file"), None)
+    assert "create_calendar_event" not in _ranked("order a coffee", ["create_calendar_event"])
+
+
+def test_each_path_of_a_move_takes_its_end_from_the_word_before_it() -> None:
+    # The server lists "destination" first: the order of the schema is no cue.
+    schema = {"type": "object", "properties": {"destination": PATH, "source": PATH},
+              "required": ["source", "destination"]}
+    text = "Move /srv/notes.txt to /srv/docs/notes.txt"
+    assert bind_schema(text, schema, spans=extract_spans(text)).sets == [
+        {"source": "/srv/notes.txt", "destination": "/srv/docs/notes.txt"}
+    ]
+
+
+def test_a_lower_case_name_after_named_or_called_is_a_value() -> None:
+    schema = {"type": "object", "properties": {"path": PATH, "pattern": {"type": "string"}},
+              "required": ["path", "pattern"]}
+    for text in ("Find files named readme under /srv", "find files called readme in /srv"):
+        assert bind_schema(text, schema, spans=extract_spans(text)).sets == [
+            {"path": "/srv", "pattern": "readme"}
+        ]
+    # "called" as a verb names nothing.
+    assert all(s.kind != "name" for s in extract_spans("He called on me twice"))
+
+
+def test_paths_urls_and_emails_say_their_kind_to_retrieval() -> None:
+    assert value_kind_words("What's in /srv/notes.txt?") == ["path", "file"]
+    assert value_kind_words("list /srv/docs") == ["path"]
+    assert value_kind_words("fetch https://example.com and mail bob@example.com") == [
+        "url", "email"
+    ]
+    assert value_kind_words("what time is it") == []
