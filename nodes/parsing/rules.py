@@ -92,6 +92,19 @@ _INTERROGATIVES = frozenset(
 _BE_FORMS = frozenset({"be", "been", "being", "is", "are", "was", "were", "get", "gets", "got"})
 
 
+def _asks_which_ones(content: Sequence[str]) -> bool:
+    """A question for the things of a kind: "what files are in …", "which rooms are free".
+
+    "what" or "which", a plural noun, then a form of "be" ("are", "were"): the plural asked
+    for by its kind is a listing, as for the lexicon's own objects ("which riders").
+    """
+    if len(content) < 3 or content[0] not in {"what", "which"}:
+        return False
+    noun, verb = content[1], content[2]
+    return (verb in {"are", "were"} and len(noun) > 3 and noun.endswith("s")
+            and not noun.endswith(("ss", "us", "is")))
+
+
 # --- the rule parser --------------------------------------------------------------------------
 
 
@@ -329,6 +342,8 @@ class RuleIntentParser:
             operation = "create"  # "give them an address", "give her a gold membership"
         match = next((m for m in objects if m.canonical == target), None)
         if match is None:
+            if operation in {"", "get", "search"} and _asks_which_ones(content):
+                operation = "list"  # "what files are in /srv/docs?", "which rooms are free"
             return operation, target
         surface = tokens[match.stop - 1]
         plural = surface != target and surface.endswith("s") and not target.endswith("s")

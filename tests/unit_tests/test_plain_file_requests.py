@@ -32,6 +32,8 @@ TOOLS: dict[str, tuple[str, dict[str, Any], bool | None]] = {
                    "content.", WRITE, None),
     "create_directory": ("Create a new directory or ensure a directory exists.", READ, None),
     "create_calendar_event": ("Create an event in the user's calendar.", EVENT, None),
+    "list_directory": ("Get a detailed listing of all files and directories in a specified "
+                       "path.", READ, False),
 }
 
 
@@ -103,3 +105,18 @@ def test_paths_urls_and_emails_say_their_kind_to_retrieval() -> None:
         "url", "email"
     ]
     assert value_kind_words("what time is it") == []
+
+
+def test_a_question_for_the_things_of_a_kind_lists_them() -> None:
+    parser = RuleIntentParser(Lexicon.default())
+
+    def operation(text: str) -> str:
+        return str(parser.parse(text)["sub_intents"][0]["operation"])
+
+    assert operation("What files are in the docs folder /srv/docs?") == "list"
+    assert operation("Which rooms are free tomorrow?") == "list"
+    assert operation("What is the status of the job?") != "list"
+    assert operation("What news is there today?") != "list"  # no plural: "news is"
+    assert operation("What address was used?") != "list"
+    ranked = _ranked("What files are in /srv/docs?", ["read_file", "list_directory"])
+    assert ranked[0] == "list_directory"
