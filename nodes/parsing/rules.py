@@ -55,6 +55,7 @@ from stores.language.entities import extract_entities, scan_entities
 from stores.language.identifiers import identifier_base
 from stores.language.keywords import extract_keywords, lemmatize, token_spans
 from stores.language.lexicon import Lexicon, TermMatch
+from stores.language.spans_text import without_paths
 from stores.language.vocabulary import domain_vocabulary
 
 __all__ = ["RuleIntentParser", "parse_request"]
@@ -90,6 +91,22 @@ _INTERROGATIVES = frozenset(
     "what which who whom whose how when where were was is are did does do has have".split()
 )
 _BE_FORMS = frozenset({"be", "been", "being", "is", "are", "was", "were", "get", "gets", "got"})
+
+
+# Words after which a word is a noun: "print the file", "open my book", "a new start".
+_ARTICLES = frozenset("a an the my your his her its our their".split())
+
+
+def _after_article(tokens: Sequence[str], match: TermMatch) -> bool:
+    """An operation word used as a noun after an article ("print the file", "a new post").
+
+    The lexicon's objects are read as nouns there already (``is_noun_use``); any other word
+    is too, so "Print the file /srv/notes.txt" is no "file" (create), nor "Open the post" a post.
+    """
+    if match.start == 0 or tokens[match.start - 1] not in _ARTICLES:
+        return False
+    # "an estimated value", "the updated price": a participle still says what is asked.
+    return not tokens[match.start].endswith(("ed", "ing"))
 
 
 def _asks_which_ones(content: Sequence[str]) -> bool:
@@ -239,7 +256,8 @@ class RuleIntentParser:
         tokens = [t for *_, t in spans]
         terms = [m for m in self.lexicon.find_terms(tokens) if not _is_masked_token(tokens, m)]
         operation_terms = [m for m in terms if m.kind == "operation"]
-        operation_terms = [m for m in operation_terms if not self.splitter.is_noun_use(tokens, m)]
+        operation_terms = [m for m in operation_terms if not self.splitter.is_noun_use(tokens, m)
+                           and not _after_article(tokens, m)]
         object_terms = [m for m in terms if m.kind == "object"]
         # An operation word used as a noun ("the refund") is an object if the lexicon says so.
         for match in terms:
@@ -295,7 +313,8 @@ class RuleIntentParser:
         clause.person_pronoun = any(t in _PERSON_PRONOUNS for t in tokens)
         clause.thing_pronoun = any(t in _THING_PRONOUNS for t in tokens) or _demonstrative(tokens)
         clause.quantified = any(t in _QUANTIFIERS for t in tokens) or "status" in named
-        keywords = extract_keywords(masked, self.lexicon, max_keywords=10)
+        # A path's own words ("tmp", "root", "docs") say where, not what to do.
+        keywords = extract_keywords(without_paths(masked), self.lexicon, max_keywords=10)
         # Chinese cue words add their English words ("读取文件": read, path, file), which
         # tool names and schemas are written in.
         keywords += english_words_of(masked)
@@ -326,6 +345,14 @@ class RuleIntentParser:
             and operation_match.start > 0
             and tokens[operation_match.start - 1] in _BE_FORMS - {"get", "gets", "got"}
         ):
+            operation = "get"
+        if (
+            operation_match is not None
+            and first in {"what", "who", "which"}
+            and operation_match.start == tokens.index(first) + 1
+        ):
+            # "what changed in the repo?", "who cancelled order 5?": a question of what
+            # happened reads; it never does the thing again.
             operation = "get"
         noun_verb = lemmatize(first, self.lexicon.vocabulary)
         if (

@@ -114,6 +114,11 @@ _INNER_AFTER = re.compile(
 )
 
 
+_CONDITION = re.compile(
+    r"^\s*(?:if|when|assuming|suppose)\s+(?P<fact>[^,?]+),\s*(?P<ask>.+)$", re.I | re.S
+)
+
+
 def _lines(text: str) -> list[tuple[str, bool]]:
     """Lines and numbered steps, each with whether a step number (not the first) led it."""
     pieces: list[tuple[str, bool]] = []
@@ -365,6 +370,15 @@ class ClauseSplitter:
         for line, numbered in _lines(protected):
             line_start = True
             for sentence in _split_sentences(line or ""):
+                condition = _CONDITION.match(sentence)
+                if condition is not None and states_facts(
+                    _restore_quotes(condition.group("fact"), quotes)
+                ) and _starts_with_question(condition.group("ask")):
+                    # "If it's 9:30 in London, what time is it in Tokyo?": the condition
+                    # states what the question asks from, it asks nothing of its own.
+                    clauses.append((condition.group("fact"), numbered and line_start, True))
+                    sentence = condition.group("ask")
+                    line_start = False
                 if states_facts(_restore_quotes(sentence, quotes)):
                     clauses.append((sentence, numbered and line_start, True))
                     line_start = False

@@ -120,6 +120,17 @@ def find_urls_emails_paths(text: str) -> list[Candidate]:
     return found
 
 
+def without_paths(text: str) -> str:
+    """The text with its file paths taken out ("/tmp/pytest-266/first-hour0/docs" names no tool).
+
+    A path's own words say where, not what to do; a URL keeps its words ("github").
+    """
+    for kind, _raw, start, end in sorted(find_urls_emails_paths(text), key=lambda f: -f[2]):
+        if kind == "path":
+            text = f"{text[:start]} {text[end:]}"
+    return " ".join(text.split())
+
+
 # --- identifiers ------------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9_.#/@-])#?[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?")
