@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 RESULTS = Path(__file__).resolve().parent / "results" / "thirdparty.md"
+PLAIN_RESULTS = RESULTS.with_name("thirdparty_plain.md")
 Expect = Literal["ok", "fail", "unclear"]
 
 
@@ -98,6 +99,140 @@ CI_SUBSET = [
     "cancel order 99999",
     "frobnicate the widget 7",
 ]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A plain request with the call it should make: the tool and the arguments it must have."""
+
+    request: str
+    tool: str
+    args: dict[str, Any]
+
+
+# Plain requests written after the set above (2026-11-28), none in key=value form, each with the
+# call a user means. The first 22 were measured before the rules they led to (7 right at
+# 07ccc08); the last 20 were written after those rules and measured before any rule drawn from
+# them (6 right at 07ccc08, 11 at 1477c58). The judge is strict: the named tool, status ok and
+# every listed argument (a delete that asks for approval, two reads for "read both", count as
+# wrong).
+PLAIN_CALLS = [
+    Asked("What time is it in London right now?", "time/get_current_time",
+          {"timezone": "Europe/London"}),
+    Asked("current time in Berlin please", "time/get_current_time",
+          {"timezone": "Europe/Berlin"}),
+    Asked("Tell me the time in New York", "time/get_current_time",
+          {"timezone": "America/New_York"}),
+    Asked("If it's 9:30 in London, what time is it in Tokyo?", "time/convert_time",
+          {"source_timezone": "Europe/London", "time": "09:30", "target_timezone": "Asia/Tokyo"}),
+    Asked("Convert 18:00 Paris time to New York time", "time/convert_time",
+          {"source_timezone": "Europe/Paris", "time": "18:00",
+           "target_timezone": "America/New_York"}),
+    Asked("What's in {root}/notes.txt?", "filesystem/read_file", {"path": "{root}/notes.txt"}),
+    Asked("Show me the contents of the notes file at {root}/notes.txt", "filesystem/read_file",
+          {"path": "{root}/notes.txt"}),
+    Asked("What files are in the docs folder {root}/docs?", "filesystem/list_directory",
+          {"path": "{root}/docs"}),
+    Asked("Make a new folder {root}/photos", "filesystem/create_directory",
+          {"path": "{root}/photos"}),
+    Asked("Save the text 'hello world' to {root}/hello.txt", "filesystem/write_file",
+          {"path": "{root}/hello.txt", "content": "hello world"}),
+    Asked("Find files named readme under {root}", "filesystem/search_files",
+          {"path": "{root}", "pattern": "readme"}),
+    Asked("How big is {root}/notes.txt?", "filesystem/get_file_info",
+          {"path": "{root}/notes.txt"}),
+    Asked("Move {root}/notes.txt to {root}/docs/notes.txt", "filesystem/move_file",
+          {"source": "{root}/notes.txt", "destination": "{root}/docs/notes.txt"}),
+    Asked("Which directories am I allowed to access?", "filesystem/list_allowed_directories",
+          {}),
+    Asked("Show me the directory tree of {root}", "filesystem/directory_tree",
+          {"path": "{root}"}),
+    Asked("What do you know about Bob?", "memory/search_nodes", {"query": "Bob"}),
+    Asked("Find Bob in the knowledge graph", "memory/search_nodes", {"query": "Bob"}),
+    Asked("Remember that Bob likes coffee", "memory/add_observations", {}),
+    Asked("Add a person named Carol to the knowledge graph", "memory/create_entities", {}),
+    Asked("Record that Alice works at Acme", "memory/create_relations", {}),
+    Asked("Open the nodes Bob", "memory/open_nodes", {"names": ["Bob"]}),
+    Asked("Show everything stored in memory", "memory/read_graph", {}),
+    # ---- written after the rules the 22 above led to
+    Asked("Which timezone time is it now in Sydney?", "time/get_current_time",
+          {"timezone": "Australia/Sydney"}),
+    Asked("what's the current time in Los Angeles", "time/get_current_time",
+          {"timezone": "America/Los_Angeles"}),
+    Asked("Give me the local time in Mumbai", "time/get_current_time",
+          {"timezone": "Asia/Kolkata"}),
+    Asked("What time is it in Japan?", "time/get_current_time", {"timezone": "Asia/Tokyo"}),
+    Asked("convert 08:15 from Chicago time to Berlin time", "time/convert_time",
+          {"source_timezone": "America/Chicago", "time": "08:15",
+           "target_timezone": "Europe/Berlin"}),
+    Asked("When it's 14:00 in Madrid, what time is it in Singapore?", "time/convert_time",
+          {"source_timezone": "Europe/Madrid", "time": "14:00",
+           "target_timezone": "Asia/Singapore"}),
+    Asked("Open {root}/docs/readme.md", "filesystem/read_file",
+          {"path": "{root}/docs/readme.md"}),
+    Asked("Print the file {root}/notes.txt", "filesystem/read_file",
+          {"path": "{root}/notes.txt"}),
+    Asked("Show what's inside the folder {root}", "filesystem/list_directory",
+          {"path": "{root}"}),
+    Asked("List everything in {root}/docs with sizes", "filesystem/list_directory_with_sizes",
+          {"path": "{root}/docs"}),
+    Asked("Create a directory called backups in {root}", "filesystem/create_directory",
+          {"path": "{root}/backups"}),
+    Asked("Write 'remember the milk' into {root}/todo.txt", "filesystem/write_file",
+          {"path": "{root}/todo.txt", "content": "remember the milk"}),
+    Asked("Rename {root}/notes.txt to {root}/old-notes.txt", "filesystem/move_file",
+          {"source": "{root}/notes.txt", "destination": "{root}/old-notes.txt"}),
+    Asked("Search {root} for markdown files", "filesystem/search_files", {"path": "{root}"}),
+    Asked("Get metadata for {root}/docs/readme.md", "filesystem/get_file_info",
+          {"path": "{root}/docs/readme.md"}),
+    Asked("Read both {root}/notes.txt and {root}/docs/readme.md",
+          "filesystem/read_multiple_files",
+          {"paths": ["{root}/notes.txt", "{root}/docs/readme.md"]}),
+    Asked("Look up Bob in memory", "memory/search_nodes", {"query": "Bob"}),
+    Asked("Show me the whole knowledge graph", "memory/read_graph", {}),
+    Asked("Create an entity named Dana of type person", "memory/create_entities", {}),
+    Asked("Delete the entity Bob", "memory/delete_entities", {"entityNames": ["Bob"]}),
+]
+
+
+def run_plain_calls(world: Any, cases: list[Asked]) -> list[tuple[Asked, bool, str]]:
+    """Run each request alone, in order (later ones see earlier writes); judge its calls."""
+    from tests.integration_tests.third_party_world import calls
+
+    root = str(world.root)
+    judged = []
+    for case in cases:
+        _, payload, _ = world.run(case.request.format(root=root))
+        want = json.loads(json.dumps(case.args).replace("{root}", root))
+        made = calls(payload)
+        right = any(
+            tool == case.tool and status == "ok"
+            and all(args.get(key) == value for key, value in want.items())
+            for tool, status, args in made
+        )
+        shown = ", ".join(f"`{t}` {s}" for t, s, _ in made) or f"none ({payload.get('status')})"
+        judged.append((case, right, shown.replace(root, "{root}")))
+    return judged
+
+
+def write_plain_table(judged: list[tuple[Asked, bool, str]], path: Path) -> None:
+    """The plain-calls table: right calls first, then one line per request."""
+    right = sum(ok for _, ok, _ in judged)
+    lines = [
+        "# Plain requests, the call each means (`python -m bench thirdparty --plain`)",
+        "",
+        "The world of `python -m bench thirdparty` (filesystem and memory from npm, time from "
+        "PyPI, the sandbox), each request run alone with `zspace run --json`, in order. Right: "
+        "the named tool was called, succeeded, and had every listed argument.",
+        "",
+        f"**{right} of {len(judged)} right.**",
+        "",
+        "| request | expected | calls | right |",
+        "|---|---|---|---|",
+    ]
+    for case, ok, shown in judged:
+        lines.append(f"| {case.request} | `{case.tool}` | {shown} | {'yes' if ok else 'no'} |")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 @dataclass
@@ -208,7 +343,9 @@ def main(argv: list[str]) -> int:
     """Build the world in a temporary directory, run the set, write the table."""
     parser = argparse.ArgumentParser(prog="python -m bench thirdparty")
     parser.add_argument("--limit", type=int, default=0, help="run only the first N requests")
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--plain", action="store_true",
+                        help="the plain requests with the call each means (PLAIN_CALLS)")
     args = parser.parse_args(argv)
     from tests.integration_tests.third_party_world import build_world
 
@@ -219,8 +356,14 @@ def main(argv: list[str]) -> int:
         except RuntimeError as exc:
             print(f"bench thirdparty: {exc}", file=sys.stderr)
             return 2
+        if args.plain:
+            plain = PLAIN_CALLS[: args.limit] if args.limit else PLAIN_CALLS
+            judged = run_plain_calls(world, plain)
+            write_plain_table(judged, args.out or PLAIN_RESULTS)
+            print(json.dumps({"requests": len(judged), "right": sum(ok for _, ok, _ in judged)}))
+            return 0
         rows = run_requests(world, cases)
-    write_table(rows, args.out)
+    write_table(rows, args.out or RESULTS)
     summary = totals(rows)
     print(json.dumps(summary))
     return 0 if summary["unrequested_writes"] == 0 and summary["false_done"] == 0 else 1

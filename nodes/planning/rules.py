@@ -412,6 +412,7 @@ class RulePlanner:
         # matched ("text") are too weak to say a write ignored something.
         given = set().union(*(direct | through for *_, direct, through in trials)) - {"text"}
         named = [content_words(c.spec.name.replace(".", " ")) for c, *_ in trials]
+        choices: list[tuple[tuple[float, int], BoundChoice]] = []
         for candidate, calls, missing, direct, through_lookups in trials:
             # "board games from store BoardGameGeek": a value that is another candidate's
             # own name names that tool; consumed by this one it is no value of the user's.
@@ -434,10 +435,14 @@ class RulePlanner:
                 # inputs already pays for them, and its lookups are not planned yet.
                 total -= UNUSED_BY_WRITE_PENALTY * len(given - direct - through_lookups)
             key = (total, -candidate.rank)
+            choices.append((key, BoundChoice(candidate.spec, total, calls, missing)))
             if best is None or key > best[0]:
                 best = (key, BoundChoice(candidate.spec, total, calls, missing))
         if best is None:
             return None
+        complete = _complete_read_instead(best[1], choices)
+        if complete is not None:
+            return complete
         writer = better_fitting_writer(best[1].spec, scored)
         if writer is not None:
             # Never a write on another server that fits the request worse (see eligibility).
@@ -653,6 +658,37 @@ def _naming_other_tools(calls: Sequence[PlannedCall], others: Sequence[set[str]]
             if words and any(words <= other for other in others):
                 keys.add(str(source.get("origin", "")).split(":", 1)[-1])
     return keys
+
+
+def _user_values(choice: BoundChoice) -> set[str]:
+    """The values of the user's a choice's core call consumes, as written."""
+    return {
+        repr(source.get("value"))
+        for source in choice.calls[-1]["args"].values()
+        if str(source.get("origin", "")).startswith(("entity:", "request:", "span:"))
+    } if choice.calls else set()
+
+
+def _complete_read_instead(
+    best: BoundChoice, choices: Sequence[tuple[tuple[float, int], BoundChoice]]
+) -> BoundChoice | None:
+    """A read the request fills completely, instead of a best read that would have to ask.
+
+    "Show the last 3 commits in /srv/repo": ``git_show`` has the verb but needs a revision
+    nobody gave; ``git_log`` takes the repository and the 3. A question is asked only when a
+    value can come from nowhere, so another candidate that reads too, needs nothing more and
+    uses every value the best one uses (and at least one) is called instead; the best of
+    them. Writes never trade places this way: a write asked for is asked about.
+    """
+    if not best.missing or best.spec.side_effect is not False:
+        return None
+    wanted = _user_values(best)
+    fitting = [
+        (key, choice) for key, choice in choices
+        if not choice.missing and choice.spec.side_effect is False
+        and _user_values(choice) and _user_values(choice) >= wanted
+    ]
+    return max(fitting, key=lambda item: item[0])[1] if fitting else None
 
 
 def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:

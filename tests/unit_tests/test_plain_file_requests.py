@@ -120,3 +120,74 @@ def test_a_question_for_the_things_of_a_kind_lists_them() -> None:
     assert operation("What address was used?") != "list"
     ranked = _ranked("What files are in /srv/docs?", ["read_file", "list_directory"])
     assert ranked[0] == "list_directory"
+
+
+def test_a_word_after_an_article_is_a_noun_not_the_verb() -> None:
+    parser = RuleIntentParser(Lexicon.default())
+
+    def operation(text: str) -> str:
+        return str(parser.parse(text)["sub_intents"][0]["operation"])
+
+    # "file" is a verb of the lexicon ("file a complaint"); after "the" it is the noun.
+    assert operation("Print the file /srv/notes.txt") == "get"
+    assert operation("Summarize the file /srv/notes.txt") != "create"
+    # A participle after an article still says what is asked ("an estimated value").
+    assert operation("Could you provide an estimated value for a villa in Los Angeles?") \
+        == "get"
+    assert operation("I need a new account") == "create"
+
+
+def test_a_question_of_what_happened_reads() -> None:
+    parser = RuleIntentParser(Lexicon.default())
+
+    def operation(text: str) -> str:
+        return str(parser.parse(text)["sub_intents"][0]["operation"])
+
+    # Read as "update", this question once reset a git index through the git MCP server.
+    assert operation("What changed in /srv/repo that isn't staged yet?") == "get"
+    assert operation("Who cancelled order 5?") == "get"
+    assert operation("Change the price of product 5 to 10") == "update"
+
+
+def test_a_tool_the_request_fills_beats_one_that_must_ask() -> None:
+    from tests.unit_tests.test_rule_planner_schema import calls, plan_catalog
+
+    catalog = Catalog()
+    repo = {"type": "string"}
+    for name, description, properties, required in [
+        ("git_show", "Shows the contents of a commit", {"repo_path": repo, "revision": repo},
+         ["repo_path", "revision"]),
+        ("git_log", "Shows the commit logs",
+         {"repo_path": repo, "max_count": {"type": "integer", "default": 10}}, ["repo_path"]),
+    ]:
+        catalog.add_raw_tool({"name": name, "agent": "git", "description": description,
+                              "side_effect": False, "environment": "test",
+                              "input_schema": {"type": "object", "properties": properties,
+                                               "required": required}}, source="test")
+    # "show" is git_show's verb, but only git_log can be called with what was said.
+    draft = plan_catalog("Show the last 3 commits in /srv/repo", catalog, default_embedder())
+    assert draft.question is None
+    assert calls(draft) == [("git_log", {"repo_path": "/srv/repo", "max_count": 3})]
+
+
+def test_a_paths_own_words_stay_out_of_the_retrieval_query() -> None:
+    from nodes.retrieve import query_for
+    from stores.language.spans_text import without_paths
+
+    text = "What files are in the docs folder /tmp/pytest-266/first-hour0/root/docs?"
+    assert without_paths(text) == "What files are in the docs folder ?"
+    assert without_paths("fetch https://github.com/a/b") == "fetch https://github.com/a/b"
+    lexicon = Lexicon.default()
+    sub = RuleIntentParser(lexicon).parse(text)["sub_intents"][0]
+    assert not {"tmp", "pytest", "hour", "first", "root"} & set(sub["keywords"])
+    query = query_for(sub, False, lexicon)
+    assert "pytest" not in query and "path" in query
+    assert "pytest" not in query_for(sub, True, lexicon)
+
+
+def test_a_condition_before_a_question_is_what_the_question_asks_from() -> None:
+    parser = RuleIntentParser(Lexicon.default())
+    subs = parser.parse("If it's 9:30 in London, what time is it in Tokyo?")["sub_intents"]
+    assert len(subs) == 1 and "9:30" in subs[0]["text"] and "Tokyo" in subs[0]["text"]
+    # A condition before an action is not folded: nothing here runs an action conditionally.
+    assert len(parser.parse("If the order is paid, ship it")["sub_intents"]) == 2

@@ -1,0 +1,50 @@
+"""The judge of ``python -m bench thirdparty --plain``: the named tool, ok, every listed argument."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bench.thirdparty import PLAIN_CALLS, Asked, run_plain_calls, write_plain_table
+
+
+class _World:
+    def __init__(self, root: Path, results: dict[str, list[tuple[str, str, dict[str, Any]]]]):
+        self.root = root
+        self.results = results
+
+    def run(self, request: str) -> tuple[int, dict[str, Any], str]:
+        made = self.results.get(request, [])
+        payload = {"status": "done" if made else "failed",
+                   "results": {str(i): {"tool_id": t, "status": s, "args": a}
+                               for i, (t, s, a) in enumerate(made)}}
+        return 0, payload, ""
+
+
+def test_a_call_is_right_only_with_its_tool_its_status_and_every_listed_argument(
+    tmp_path: Path,
+) -> None:
+    root = str(tmp_path)
+    cases = [
+        Asked("read {root}/a.txt", "filesystem/read_file", {"path": "{root}/a.txt"}),
+        Asked("read {root}/b.txt", "filesystem/read_file", {"path": "{root}/b.txt"}),
+        Asked("read {root}/c.txt", "filesystem/read_file", {"path": "{root}/c.txt"}),
+        Asked("nothing", "filesystem/read_file", {}),
+    ]
+    world = _World(tmp_path, {
+        f"read {root}/a.txt": [("filesystem/read_file", "ok", {"path": f"{root}/a.txt"})],
+        f"read {root}/b.txt": [("filesystem/read_file", "error", {"path": f"{root}/b.txt"})],
+        f"read {root}/c.txt": [("filesystem/read_file", "ok", {"path": f"{root}/x.txt"})],
+    })
+    judged = run_plain_calls(world, cases)
+    assert [ok for _, ok, _ in judged] == [True, False, False, False]
+    assert judged[0][2] == "`filesystem/read_file` ok" and judged[3][2] == "none (failed)"
+    out = tmp_path / "table.md"
+    write_plain_table(judged, out)
+    assert "**1 of 4 right.**" in out.read_text(encoding="utf-8")
+
+
+def test_the_plain_set_names_tools_of_the_world_and_no_key_value_requests() -> None:
+    assert len(PLAIN_CALLS) == 42
+    assert all(c.tool.split("/")[0] in {"time", "filesystem", "memory"} for c in PLAIN_CALLS)
+    assert not any("=" in c.request for c in PLAIN_CALLS)
