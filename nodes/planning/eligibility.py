@@ -171,6 +171,10 @@ def score_candidates(
             target_fit = TARGET_MATCH
         elif sub["target"] and sub["target"] in tag_objects:
             target_fit = TARGET_MATCH * TAG_WEIGHT
+        if operation_fit and sub["operation"] == "get" and ("operation", "get") not in said:
+            # The default of a clause with no verb ("git log of X"): a tool whose name says
+            # "show" or "get" is no better for it than one the clause names.
+            operation_fit *= TAG_WEIGHT
         fit = operation_fit + target_fit
         # An operation is often implied by the clause's object ("order something" creates),
         # an object only by the clause before.

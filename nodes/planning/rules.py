@@ -648,6 +648,19 @@ def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
     return ",".join(pairs)
 
 
+def _value_key(source: ArgSource) -> str:
+    """What a value of the user's is known by across candidates.
+
+    An entity by its name ("account"); a span by what was said, since another tool's
+    parameter may take the same words under another name ("'fix typo'" as a commit's message
+    or as a revision to show).
+    """
+    origin = str(source.get("origin", ""))
+    if origin.startswith("span:"):
+        return f"said:{source.get('value')!r}"
+    return origin.split(":", 1)[-1]
+
+
 def _naming_other_tools(calls: Sequence[PlannedCall], others: Sequence[set[str]]) -> set[str]:
     """Keys of a call's values that are, word for word, another tool's own name."""
     keys: set[str] = set()
@@ -656,7 +669,7 @@ def _naming_other_tools(calls: Sequence[PlannedCall], others: Sequence[set[str]]
             value = source.get("value")
             words = content_words(value) if isinstance(value, str) else set()
             if words and any(words <= other for other in others):
-                keys.add(str(source.get("origin", "")).split(":", 1)[-1])
+                keys.add(_value_key(source))
     return keys
 
 
@@ -702,6 +715,5 @@ def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
                 "text",
                 "clarification",
             }:
-                key = origin.split(":", 1)[-1]
-                (direct if call["role"] == "core" else through).add(key)
+                (direct if call["role"] == "core" else through).add(_value_key(source))
     return direct, through
