@@ -20,7 +20,16 @@ from stores.language.date_formats import date_as_described, parse_written_date
 from stores.language.detect import written_language
 from stores.language.identifiers import singular, split_words
 
-__all__ = ["end_of_stay", "language_of_the_text"]
+__all__ = ["end_of_stay", "language_of_the_text", "path_of_the_named"]
+
+# "a directory called backups in /srv", "a file named todo.txt inside ~/notes": the thing
+# named and where it goes.
+_NAMED_INSIDE = re.compile(
+    r"\b(?:file|folder|directory|dir)\s+(?:called|named)\s+['\"]?(?P<name>[\w.\-]+)['\"]?"
+    r"\s+(?:in|inside|under|within|at)\s+(?:the\s+(?:folder|directory)\s+)?(?P<where>\S+)",
+    re.I,
+)
+_PATH_PARAMS = frozenset({"path", "file", "filepath", "filename", "dir", "directory", "folder"})
 
 
 # A description that asks for the language of the text given, not one to put it into.
@@ -29,6 +38,26 @@ _TEXTS_LANGUAGE = re.compile(
     r"document|content)|source\s+language|input\s+language)\b",
     re.I,
 )
+
+
+def path_of_the_named(text: str, params: Sequence[Param], values: dict[str, list[Any]]) -> None:
+    """The path of a file or folder said by its name and where it goes.
+
+    "Create a directory called backups in /srv" for ``create_directory(path)``: the one path
+    parameter took "/srv" (or "backups"); the directory is /srv/backups. Only when the
+    parameter's name says it is a path and no other parameter took the name or the place.
+    """
+    match = _NAMED_INSIDE.search(text)
+    if match is None:
+        return
+    name, where = match.group("name"), match.group("where").rstrip(".,;!?")
+    holders = [p for p in params
+               if p.name_words & _PATH_PARAMS and values.get(p.name) in ([where], [name])]
+    if len(holders) != 1:
+        return
+    others = [v for key, found in values.items() if key != holders[0].name for v in found]
+    if name not in (str(v) for v in others) and where not in (str(v) for v in others):
+        values[holders[0].name] = [f"{where.rstrip('/')}/{name}"]
 
 
 def language_of_the_text(

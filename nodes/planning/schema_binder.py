@@ -34,7 +34,7 @@ from nodes.planning.argument_sets import (
 )
 from nodes.planning.array_values import bind_arrays
 from nodes.planning.currency_values import currency_values
-from nodes.planning.derived_values import end_of_stay, language_of_the_text
+from nodes.planning.derived_values import end_of_stay, language_of_the_text, path_of_the_named
 from nodes.planning.descriptions import without_examples
 from nodes.planning.frequency_values import frequency_values
 from nodes.planning.name_phrases import phrase_after_cue, phrase_before_name
@@ -314,6 +314,8 @@ def bind_schema(
     end_of_stay(found, params, values, evidence)
     # "Analyze the sentiment of 'I love the food here!'" for (text, language): English.
     language_of_the_text(params, values, evidence)
+    # "Create a directory called backups in /srv": the directory is /srv/backups.
+    path_of_the_named(text, params, values)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)
     sets = _argument_sets(values, crossed)

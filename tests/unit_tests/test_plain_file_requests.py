@@ -191,3 +191,60 @@ def test_a_condition_before_a_question_is_what_the_question_asks_from() -> None:
     assert len(subs) == 1 and "9:30" in subs[0]["text"] and "Tokyo" in subs[0]["text"]
     # A condition before an action is not folded: nothing here runs an action conditionally.
     assert len(parser.parse("If the order is paid, ship it")["sub_intents"]) == 2
+
+
+def _git_catalog() -> Catalog:
+    catalog = Catalog()
+    repo = {"type": "string"}
+    for name, description, properties, required, effect in [
+        ("git_show", "Shows the contents of a commit", {"repo_path": repo, "revision": repo},
+         ["repo_path", "revision"], False),
+        ("git_log", "Shows the commit logs",
+         {"repo_path": repo, "max_count": {"type": "integer", "default": 10}}, ["repo_path"],
+         False),
+        ("git_commit", "Records changes to the repository",
+         {"repo_path": repo, "message": repo}, ["repo_path", "message"], None),
+    ]:
+        catalog.add_raw_tool({"name": name, "agent": "git", "description": description,
+                              "side_effect": effect, "environment": "test",
+                              "input_schema": {"type": "object", "properties": properties,
+                                               "required": required}}, source="test")
+    return catalog
+
+
+def test_a_tool_named_by_the_request_beats_one_whose_verb_nobody_said() -> None:
+    from tests.unit_tests.test_rule_planner_schema import calls, plan_catalog
+
+    # No verb: "get" is the default, and git_show's "show" only stands for it; "log" is said.
+    draft = plan_catalog("git log of /srv/repo", _git_catalog(), default_embedder())
+    assert calls(draft) == [("git_log", {"repo_path": "/srv/repo"})]
+
+
+def test_a_value_said_counts_once_whatever_parameter_takes_it() -> None:
+    from nodes.planning.rules import _consumed_values
+
+    def call(**args: str) -> Any:
+        return {"role": "core", "args": {k: {"value": v, "origin": f"span:{k}"}
+                                         for k, v in args.items()}}
+
+    # "'fix typo'" is git_show's revision or git_commit's message: one value of the user's,
+    # so a commit that uses it ignores nothing another candidate would use.
+    show, _ = _consumed_values([call(repo_path="/srv/repo", revision="fix typo")])
+    commit, _ = _consumed_values([call(repo_path="/srv/repo", message="fix typo")])
+    assert show == commit and len(commit) == 2
+
+
+def test_a_thing_named_and_where_it_goes_is_one_path() -> None:
+    text = "Create a directory called backups in /srv/root"
+    assert bind_schema(text, READ, spans=extract_spans(text)).sets == [
+        {"path": "/srv/root/backups"}
+    ]
+    text = "Create a file called todo.txt in /tmp"
+    assert bind_schema(text, READ, spans=extract_spans(text)).sets == [{"path": "/tmp/todo.txt"}]
+    # A name and a parent of their own stay apart.
+    schema = {"type": "object", "properties": {"name": PATH, "parent": {
+        "type": "string", "description": "parent directory path"}}, "required": ["name", "parent"]}
+    text = "Create a folder called reports inside /home/ana/docs"
+    assert bind_schema(text, schema, spans=extract_spans(text)).sets == [
+        {"name": "reports", "parent": "/home/ana/docs"}
+    ]
