@@ -14,7 +14,7 @@ import sys
 
 from bench.evaluation.bfcl import case_request, compiled_tools, load_cases, score_case, spread
 from nodes.planning.descriptions import without_examples
-from nodes.planning.schema_binder import bind_schema, content_words
+from nodes.planning.schema_binder import bind_schema, content_words, name_words
 from stores.retrieval.embeddings import default_embedder
 
 
@@ -41,7 +41,7 @@ def main(argv: list[str]) -> int:
         for name in dict.fromkeys(wanted):
             binding = bind_schema(
                 request, tools[name]["parameters"], similarity=similarity,  # type: ignore[arg-type]
-                exclude=content_words(name.replace(".", " ")),
+                exclude=name_words(name),
                 described=content_words(without_examples(tools[name].get("description", ""))),
             )
             if not binding.missing:

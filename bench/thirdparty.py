@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -196,23 +197,45 @@ PLAIN_CALLS = [
 
 
 def run_plain_calls(world: Any, cases: list[Asked]) -> list[tuple[Asked, bool, str]]:
-    """Run each request alone, in order (later ones see earlier writes); judge its calls."""
+    """Run each request alone from the same files and memory; judge its calls.
+
+    The files under the root and the memory file are put back as they were before each
+    request, so a move or a delete earlier in the list takes nothing from a later one.
+    """
     from tests.integration_tests.third_party_world import calls
 
     root = str(world.root)
-    judged = []
-    for case in cases:
-        _, payload, _ = world.run(case.request.format(root=root))
-        want = json.loads(json.dumps(case.args).replace("{root}", root))
-        made = calls(payload)
-        right = any(
-            tool == case.tool and status == "ok"
-            and all(args.get(key) == value for key, value in want.items())
-            for tool, status, args in made
-        )
-        shown = ", ".join(f"`{t}` {s}" for t, s, _ in made) or f"none ({payload.get('status')})"
-        judged.append((case, right, shown.replace(root, "{root}")))
+    with tempfile.TemporaryDirectory(prefix="zspace-plain-") as saved:
+        files = Path(saved) / "root"
+        shutil.copytree(world.root, files)
+        memory = world.memory_file.read_bytes() if world.memory_file.exists() else None
+        judged = []
+        for case in cases:
+            _restore(world, files, memory)
+            judged.append(_judge_plain(world, case, root, calls))
     return judged
+
+
+def _restore(world: Any, files: Path, memory: bytes | None) -> None:
+    for path in world.root.iterdir():
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+    shutil.copytree(files, world.root, dirs_exist_ok=True)
+    if memory is not None:
+        world.memory_file.write_bytes(memory)
+
+
+def _judge_plain(world: Any, case: Asked, root: str, calls: Any) -> tuple[Asked, bool, str]:
+    """One request run: right when the named tool succeeded with every listed argument."""
+    _, payload, _ = world.run(case.request.format(root=root))
+    want = json.loads(json.dumps(case.args).replace("{root}", root))
+    made = calls(payload)
+    right = any(
+        tool == case.tool and status == "ok"
+        and all(args.get(key) == value for key, value in want.items())
+        for tool, status, args in made
+    )
+    shown = ", ".join(f"`{t}` {s}" for t, s, _ in made) or f"none ({payload.get('status')})"
+    return case, right, shown.replace(root, "{root}")
 
 
 def write_plain_table(judged: list[tuple[Asked, bool, str]], path: Path) -> None:
@@ -222,7 +245,8 @@ def write_plain_table(judged: list[tuple[Asked, bool, str]], path: Path) -> None
         "# Plain requests, the call each means (`python -m bench thirdparty --plain`)",
         "",
         "The world of `python -m bench thirdparty` (filesystem and memory from npm, time from "
-        "PyPI, the sandbox), each request run alone with `zspace run --json`, in order. Right: "
+        "PyPI, the sandbox), each request run alone with `zspace run --json` from the same "
+        "files and memory (put back before each). Right: "
         "the named tool was called, succeeded, and had every listed argument.",
         "",
         f"**{right} of {len(judged)} right.**",

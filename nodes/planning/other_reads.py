@@ -15,7 +15,7 @@ from itertools import chain, product
 
 from nodes.planning.continuation import BindCall
 from nodes.planning.eligibility import ScoredCandidate
-from nodes.planning.schema_binder import content_words
+from nodes.planning.schema_binder import content_words, name_words
 from nodes.state import PlannedCall, SubIntent
 from stores.catalog.model import ToolSpec
 
@@ -66,13 +66,13 @@ def other_reads(
     """
     text = sub["text"]
     said = _lemma_spots(text)
-    mine = content_words(chosen.name.replace(".", " "))
+    mine = name_words(chosen.name)
     found: list[tuple[ToolSpec, int]] = []
     for candidate in scored(sub)[:MAX_OTHER_READS]:
         spec = candidate.spec
         if spec.id == chosen.id or spec.side_effect is not False:
             continue
-        theirs = content_words(spec.name.replace(".", " "))
+        theirs = name_words(spec.name)
         if any(w not in said and w not in mine for w in theirs):
             continue  # "the area and perimeter of a circle" asks no rectangle's perimeter
         own = [said[w] for w in theirs - mine if w in said]
@@ -99,7 +99,7 @@ def cut_at_other_read(
         return sub, None
     text = sub["text"]
     said = _lemma_spots(text)
-    chosen_at = [i for w in content_words(chosen.name.replace(".", " ")) for i in said.get(w, [])]
+    chosen_at = [i for w in name_words(chosen.name) for i in said.get(w, [])]
     for spec, start in other_reads(sub, chosen, scored, cut=True):
         if not chosen_at or max(chosen_at) >= start:
             continue

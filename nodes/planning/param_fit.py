@@ -138,6 +138,11 @@ def content_words(text: str) -> set[str]:
     return words
 
 
+def name_words(name: str) -> set[str]:
+    """:func:`content_words` of a tool's or parameter's name ("math.gcd": math, gcd)."""
+    return content_words(name.replace(".", " "))
+
+
 def describe_params(schema: Mapping[str, Any]) -> list[Param]:
     """The parameters of a JSON Schema object, as the binder reads them."""
     properties = schema.get("properties") or {}
@@ -164,7 +169,7 @@ def describe_params(schema: Mapping[str, Any]) -> list[Param]:
                 item_kind=_kind_of(items) if items else "any",
                 enum=enum,
                 allowed=allowed,
-                name_words=frozenset(content_words(name.replace(".", " "))),
+                name_words=frozenset(name_words(name)),
                 description_words=frozenset(content_words(description)),
                 identifier=is_identifier_name(name) and bool(identifier_base(name))
                 and not (kind == "integer" and describes_count(description)),

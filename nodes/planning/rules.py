@@ -61,7 +61,7 @@ from nodes.planning.leftover_values import bind_leftover_number
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.other_reads import coordinated_reads, cut_at_other_read
 from nodes.planning.param_values import stated_default
-from nodes.planning.schema_binder import Binding, bind_tool, content_words
+from nodes.planning.schema_binder import Binding, bind_tool, content_words, name_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
@@ -411,7 +411,7 @@ class RulePlanner:
         # Values the user stated (an id, an amount, a key=value): words of the request an enum
         # matched ("text") are too weak to say a write ignored something.
         given = set().union(*(direct | through for *_, direct, through in trials)) - {"text"}
-        named = [content_words(c.spec.name.replace(".", " ")) for c, *_ in trials]
+        named = [name_words(c.spec.name) for c, *_ in trials]
         choices: list[tuple[tuple[float, int], BoundChoice]] = []
         for candidate, calls, missing, direct, through_lookups in trials:
             # "board games from store BoardGameGeek": a value that is another candidate's

@@ -50,6 +50,7 @@ from nodes.planning.param_fit import (
     cue_score,
     describe_params,
     is_place_param,
+    name_words,
     type_fit,
 )
 from nodes.planning.param_values import (
@@ -78,7 +79,7 @@ from stores.catalog.model import ToolSpec
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS
 
-__all__ = ["Binding", "Similarity", "bind_schema", "content_words"]
+__all__ = ["Binding", "Similarity", "bind_schema", "content_words", "name_words"]
 
 # Values of a type of their own, which free text may hold ("call the dentist at 3 pm").
 _TYPED = frozenset({"number", "money", "percent", "date", "time", "datetime"})
@@ -112,7 +113,7 @@ def bind_tool(
         text,
         spec.input_schema,
         similarity=similarity,
-        exclude=content_words(spec.name.replace(".", " ")),
+        exclude=name_words(spec.name),
         segment=segment,
         read_only=spec.side_effect is False,
         described=content_words(without_examples(spec.description)),

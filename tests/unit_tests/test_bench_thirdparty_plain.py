@@ -11,9 +11,17 @@ from bench.thirdparty import PLAIN_CALLS, Asked, run_plain_calls, write_plain_ta
 class _World:
     def __init__(self, root: Path, results: dict[str, list[tuple[str, str, dict[str, Any]]]]):
         self.root = root
+        self.memory_file = root.parent / "memory.jsonl"
+        self.memory_file.write_text("{}\n", encoding="utf-8")
         self.results = results
 
     def run(self, request: str) -> tuple[int, dict[str, Any], str]:
+        # Each request sees the files as they were: a write before it was put back.
+        assert sorted(p.name for p in self.root.iterdir()) == ["a.txt"]
+        assert self.memory_file.read_text(encoding="utf-8") == "{}\n"
+        (self.root / "a.txt").unlink()
+        (self.root / "new.txt").write_text("x", encoding="utf-8")
+        self.memory_file.write_text("changed", encoding="utf-8")
         made = self.results.get(request, [])
         payload = {"status": "done" if made else "failed",
                    "results": {str(i): {"tool_id": t, "status": s, "args": a}
@@ -24,14 +32,16 @@ class _World:
 def test_a_call_is_right_only_with_its_tool_its_status_and_every_listed_argument(
     tmp_path: Path,
 ) -> None:
-    root = str(tmp_path)
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "a.txt").write_text("a", encoding="utf-8")
+    root = str(tmp_path / "root")
     cases = [
         Asked("read {root}/a.txt", "filesystem/read_file", {"path": "{root}/a.txt"}),
         Asked("read {root}/b.txt", "filesystem/read_file", {"path": "{root}/b.txt"}),
         Asked("read {root}/c.txt", "filesystem/read_file", {"path": "{root}/c.txt"}),
         Asked("nothing", "filesystem/read_file", {}),
     ]
-    world = _World(tmp_path, {
+    world = _World(tmp_path / "root", {
         f"read {root}/a.txt": [("filesystem/read_file", "ok", {"path": f"{root}/a.txt"})],
         f"read {root}/b.txt": [("filesystem/read_file", "error", {"path": f"{root}/b.txt"})],
         f"read {root}/c.txt": [("filesystem/read_file", "ok", {"path": f"{root}/x.txt"})],
