@@ -202,8 +202,6 @@ def run_plain_calls(world: Any, cases: list[Asked]) -> list[tuple[Asked, bool, s
     The files under the root and the memory file are put back as they were before each
     request, so a move or a delete earlier in the list takes nothing from a later one.
     """
-    from tests.integration_tests.third_party_world import calls
-
     root = str(world.root)
     with tempfile.TemporaryDirectory(prefix="zspace-plain-") as saved:
         files = Path(saved) / "root"
@@ -212,7 +210,7 @@ def run_plain_calls(world: Any, cases: list[Asked]) -> list[tuple[Asked, bool, s
         judged = []
         for case in cases:
             _restore(world, files, memory)
-            judged.append(_judge_plain(world, case, root, calls))
+            judged.append(_judge_plain(world, case, root))
     return judged
 
 
@@ -224,8 +222,10 @@ def _restore(world: Any, files: Path, memory: bytes | None) -> None:
         world.memory_file.write_bytes(memory)
 
 
-def _judge_plain(world: Any, case: Asked, root: str, calls: Any) -> tuple[Asked, bool, str]:
+def _judge_plain(world: Any, case: Asked, root: str) -> tuple[Asked, bool, str]:
     """One request run: right when the named tool succeeded with every listed argument."""
+    from tests.integration_tests.third_party_world import calls
+
     _, payload, _ = world.run(case.request.format(root=root))
     want = json.loads(json.dumps(case.args).replace("{root}", root))
     made = calls(payload)

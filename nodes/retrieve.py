@@ -8,7 +8,6 @@ retry_subintents, token_ledger, policy_refused.
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
 from langgraph.config import get_stream_writer
@@ -20,29 +19,11 @@ from nodes.state import Candidate, SubIntent, ZState
 from stores.catalog.model import Catalog
 from stores.language.cues import english_words_of
 from stores.language.lexicon import Lexicon
-from stores.language.spans_text import find_urls_emails_paths, without_paths
+from stores.language.spans_text import value_kind_words, without_paths
 from stores.retrieval.index import ToolIndex
 from stores.retrieval.ranking import embed_queries
 from stores.retrieval.ranking import retrieve as rank_tools
 from stores.retrieval.tokens import token_ledger
-
-_FILE_NAME = re.compile(r"\.[A-Za-z0-9]{1,5}$")
-
-
-def value_kind_words(text: str) -> list[str]:
-    """What the clause's paths, URLs and e-mail addresses are, in the words schemas use.
-
-    "What's in /srv/notes.txt?" shares no word with ``read_file(path)``, and the path's own
-    words ("srv", "notes", "txt") pull toward whatever else mentions notes: "path" and "file"
-    say what kind of value the request carries.
-    """
-    words: list[str] = []
-    for kind, raw, _start, _end in find_urls_emails_paths(text):
-        if kind == "path":
-            words += ["path", "file"] if _FILE_NAME.search(raw) else ["path"]
-        elif kind in {"url", "email"}:
-            words.append(kind)
-    return list(dict.fromkeys(words))
 
 
 def query_for(sub: SubIntent, reformulate: bool, lexicon: Lexicon) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from nodes.context import Context
@@ -25,6 +24,12 @@ from nodes.planning.binding import (
     find_named_value,
     required_params,
     schema_properties,
+)
+from nodes.planning.bound_choices import (
+    BoundChoice,
+    complete_read_instead,
+    consumed_values,
+    naming_other_tools,
 )
 from nodes.planning.clause_calls import (
     bare_repeat,
@@ -61,7 +66,7 @@ from nodes.planning.leftover_values import bind_leftover_number
 from nodes.planning.navigator import Navigator, keep_said_order
 from nodes.planning.other_reads import coordinated_reads, cut_at_other_read
 from nodes.planning.param_values import stated_default
-from nodes.planning.schema_binder import Binding, bind_tool, content_words, name_words
+from nodes.planning.schema_binder import Binding, bind_tool, name_words
 from nodes.state import ArgSource, Intent, PlannedCall, SubIntent, ZState
 from stores.catalog.depgraph import ToolDependencyGraph
 from stores.catalog.model import IDEMPOTENCY_PARAM, Catalog, ToolSpec
@@ -116,16 +121,6 @@ _REFERS_BACK = re.compile(
 # 123456" asks for. An object the clause inherits from the one before counts once (in the
 # score), or it outweighs the clause's lead in words and meaning for another tool.
 FIT_EMPHASIS = 1.0
-
-
-@dataclass(frozen=True)
-class BoundChoice:
-    """The decider's pick for a sub-intent: the core tool, its score and its bound calls."""
-
-    spec: ToolSpec
-    score: float
-    calls: list[PlannedCall]
-    missing: list[str]
 
 
 class RulePlanner:
@@ -403,11 +398,10 @@ class RulePlanner:
         and a tool whose required inputs nobody gave loses some of its fit.
         """
         scored = self._scored(draft, sub)
-        best: tuple[tuple[float, int], BoundChoice] | None = None
         trials = []
         for candidate in scored[:MAX_BIND_TRIALS]:
             calls, missing = self._bind_call(draft, sub, candidate.spec)
-            trials.append((candidate, calls, missing, *_consumed_values(calls)))
+            trials.append((candidate, calls, missing, *consumed_values(calls)))
         # Values the user stated (an id, an amount, a key=value): words of the request an enum
         # matched ("text") are too weak to say a write ignored something.
         given = set().union(*(direct | through for *_, direct, through in trials)) - {"text"}
@@ -418,7 +412,7 @@ class RulePlanner:
             # own name names that tool; consumed by this one it is no value of the user's.
             others = [words for (c, *_), words in zip(trials, named, strict=True)
                       if c.spec.id != candidate.spec.id]
-            direct = direct - _naming_other_tools(calls, others)
+            direct = direct - naming_other_tools(calls, others)
             lookups = sum(1 for c in calls if c["role"] == "auxiliary")
             total = (
                 candidate.score
@@ -434,21 +428,20 @@ class RulePlanner:
                 # the wallet of account 123456" is no new account). A candidate still missing
                 # inputs already pays for them, and its lookups are not planned yet.
                 total -= UNUSED_BY_WRITE_PENALTY * len(given - direct - through_lookups)
-            key = (total, -candidate.rank)
-            choices.append((key, BoundChoice(candidate.spec, total, calls, missing)))
-            if best is None or key > best[0]:
-                best = (key, BoundChoice(candidate.spec, total, calls, missing))
-        if best is None:
+            choices.append(((total, -candidate.rank),
+                            BoundChoice(candidate.spec, total, calls, missing)))
+        if not choices:
             return None
-        complete = _complete_read_instead(best[1], choices)
+        best = max(choices, key=lambda item: item[0])[1]
+        complete = complete_read_instead(best, choices)
         if complete is not None:
             return complete
-        writer = better_fitting_writer(best[1].spec, scored)
+        writer = better_fitting_writer(best.spec, scored)
         if writer is not None:
             # Never a write on another server that fits the request worse (see eligibility).
             calls, missing = self._bind_call(draft, sub, writer.spec)
-            return BoundChoice(writer.spec, best[1].score, calls, missing)
-        return best[1]
+            return BoundChoice(writer.spec, best.score, calls, missing)
+        return best
 
     def _repeated_cores(self, sub: SubIntent, core: PlannedCall) -> list[PlannedCall]:
         """One core call per argument set the request gives ("in Paris and in Rome")."""
@@ -646,74 +639,3 @@ def _attribute_pairs(sub: SubIntent, spec: ToolSpec, intent: Intent) -> str:
         if key not in properties and f"{key}=" in text
     ]
     return ",".join(pairs)
-
-
-def _value_key(source: ArgSource) -> str:
-    """What a value of the user's is known by across candidates.
-
-    An entity by its name ("account"); a span by what was said, since another tool's
-    parameter may take the same words under another name ("'fix typo'" as a commit's message
-    or as a revision to show).
-    """
-    origin = str(source.get("origin", ""))
-    if origin.startswith("span:"):
-        return f"said:{source.get('value')!r}"
-    return origin.split(":", 1)[-1]
-
-
-def _naming_other_tools(calls: Sequence[PlannedCall], others: Sequence[set[str]]) -> set[str]:
-    """Keys of a call's values that are, word for word, another tool's own name."""
-    keys: set[str] = set()
-    for call in calls:
-        for source in call["args"].values():
-            value = source.get("value")
-            words = content_words(value) if isinstance(value, str) else set()
-            if words and any(words <= other for other in others):
-                keys.add(_value_key(source))
-    return keys
-
-
-def _user_values(choice: BoundChoice) -> set[str]:
-    """The values of the user's a choice's core call consumes, as written."""
-    return {
-        repr(source.get("value"))
-        for source in choice.calls[-1]["args"].values()
-        if str(source.get("origin", "")).startswith(("entity:", "request:", "span:"))
-    } if choice.calls else set()
-
-
-def _complete_read_instead(
-    best: BoundChoice, choices: Sequence[tuple[tuple[float, int], BoundChoice]]
-) -> BoundChoice | None:
-    """A read the request fills completely, instead of a best read that would have to ask.
-
-    "Show the last 3 commits in /srv/repo": ``git_show`` has the verb but needs a revision
-    nobody gave; ``git_log`` takes the repository and the 3. A question is asked only when a
-    value can come from nowhere, so another candidate that reads too, needs nothing more and
-    uses every value the best one uses (and at least one) is called instead; the best of
-    them. Writes never trade places this way: a write asked for is asked about.
-    """
-    if not best.missing or best.spec.side_effect is not False:
-        return None
-    wanted = _user_values(best)
-    fitting = [
-        (key, choice) for key, choice in choices
-        if not choice.missing and choice.spec.side_effect is False
-        and _user_values(choice) and _user_values(choice) >= wanted
-    ]
-    return max(fitting, key=lambda item: item[0])[1] if fitting else None
-
-
-def _consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
-    """Keys of the user's values a call consumes directly, and through its lookups."""
-    direct: set[str] = set()
-    through: set[str] = set()
-    for call in calls:
-        for source in call["args"].values():
-            origin = source.get("origin", "")
-            if origin.startswith(("entity:", "request:", "span:")) or origin in {
-                "text",
-                "clarification",
-            }:
-                (direct if call["role"] == "core" else through).add(_value_key(source))
-    return direct, through

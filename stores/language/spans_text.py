@@ -120,6 +120,25 @@ def find_urls_emails_paths(text: str) -> list[Candidate]:
     return found
 
 
+_FILE_NAME = re.compile(r"\.[A-Za-z0-9]{1,5}$")
+
+
+def value_kind_words(text: str) -> list[str]:
+    """What the text's paths, URLs and e-mail addresses are, in the words schemas use.
+
+    "What's in /srv/notes.txt?" shares no word with ``read_file(path)``, and the path's own
+    words ("srv", "notes", "txt") pull toward whatever else mentions notes: "path" and "file"
+    say what kind of value the request carries.
+    """
+    words: list[str] = []
+    for kind, raw, _start, _end in find_urls_emails_paths(text):
+        if kind == "path":
+            words += ["path", "file"] if _FILE_NAME.search(raw) else ["path"]
+        elif kind in {"url", "email"}:
+            words.append(kind)
+    return list(dict.fromkeys(words))
+
+
 def without_paths(text: str) -> str:
     """The text with its file paths taken out ("/tmp/pytest-266/first-hour0/docs" names no tool).
 

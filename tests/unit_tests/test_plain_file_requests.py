@@ -14,9 +14,9 @@ from nodes.parsing.rules import RuleIntentParser
 from nodes.planning.eligibility import score_candidates, writes_as_said
 from nodes.planning.request_spans import extract_spans
 from nodes.planning.schema_binder import bind_schema
-from nodes.retrieve import value_kind_words
 from stores.catalog.model import Catalog, ToolSpec
 from stores.language.lexicon import Lexicon
+from stores.language.spans_text import value_kind_words
 from stores.retrieval.embeddings import default_embedder
 
 PATH = {"type": "string"}
@@ -221,7 +221,7 @@ def test_a_tool_named_by_the_request_beats_one_whose_verb_nobody_said() -> None:
 
 
 def test_a_value_said_counts_once_whatever_parameter_takes_it() -> None:
-    from nodes.planning.rules import _consumed_values
+    from nodes.planning.bound_choices import consumed_values
 
     def call(**args: str) -> Any:
         return {"role": "core", "args": {k: {"value": v, "origin": f"span:{k}"}
@@ -229,8 +229,8 @@ def test_a_value_said_counts_once_whatever_parameter_takes_it() -> None:
 
     # "'fix typo'" is git_show's revision or git_commit's message: one value of the user's,
     # so a commit that uses it ignores nothing another candidate would use.
-    show, _ = _consumed_values([call(repo_path="/srv/repo", revision="fix typo")])
-    commit, _ = _consumed_values([call(repo_path="/srv/repo", message="fix typo")])
+    show, _ = consumed_values([call(repo_path="/srv/repo", revision="fix typo")])
+    commit, _ = consumed_values([call(repo_path="/srv/repo", message="fix typo")])
     assert show == commit and len(commit) == 2
 
 

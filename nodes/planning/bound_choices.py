@@ -1,0 +1,100 @@
+"""How the rule planner weighs a candidate's dry-run binding, and the pick it makes.
+
+The values of the user's a call consumes (:func:`consumed_values`: an entity by its name, a
+span by what was said, so two tools' parameters taking the same words count it once), the
+values that only name another candidate (:func:`naming_other_tools`), and a read the request
+fills completely instead of a best read that would have to ask
+(:func:`complete_read_instead`). :class:`BoundChoice` is the pick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nodes.planning.schema_binder import content_words
+from nodes.state import ArgSource, PlannedCall
+from stores.catalog.model import ToolSpec
+
+__all__ = ["BoundChoice", "complete_read_instead", "consumed_values", "naming_other_tools"]
+
+
+@dataclass(frozen=True)
+class BoundChoice:
+    """The decider's pick for a sub-intent: the core tool, its score and its bound calls."""
+
+    spec: ToolSpec
+    score: float
+    calls: list[PlannedCall]
+    missing: list[str]
+
+
+def _value_key(source: ArgSource) -> str:
+    """What a value of the user's is known by across candidates.
+
+    An entity by its name ("account"); a span by what was said, since another tool's
+    parameter may take the same words under another name ("'fix typo'" as a commit's message
+    or as a revision to show).
+    """
+    origin = str(source.get("origin", ""))
+    if origin.startswith("span:"):
+        return f"said:{source.get('value')!r}"
+    return origin.split(":", 1)[-1]
+
+
+def naming_other_tools(calls: Sequence[PlannedCall], others: Sequence[set[str]]) -> set[str]:
+    """Keys of a call's values that are, word for word, another tool's own name."""
+    keys: set[str] = set()
+    for call in calls:
+        for source in call["args"].values():
+            value = source.get("value")
+            words = content_words(value) if isinstance(value, str) else set()
+            if words and any(words <= other for other in others):
+                keys.add(_value_key(source))
+    return keys
+
+
+def _user_values(choice: BoundChoice) -> set[str]:
+    """The values of the user's a choice's core call consumes, as written."""
+    return {
+        repr(source.get("value"))
+        for source in choice.calls[-1]["args"].values()
+        if str(source.get("origin", "")).startswith(("entity:", "request:", "span:"))
+    } if choice.calls else set()
+
+
+def complete_read_instead(
+    best: BoundChoice, choices: Sequence[tuple[tuple[float, int], BoundChoice]]
+) -> BoundChoice | None:
+    """A read the request fills completely, instead of a best read that would have to ask.
+
+    "Show the last 3 commits in /srv/repo": ``git_show`` has the verb but needs a revision
+    nobody gave; ``git_log`` takes the repository and the 3. A question is asked only when a
+    value can come from nowhere, so another candidate that reads too, needs nothing more and
+    uses every value the best one uses (and at least one) is called instead; the best of
+    them. Writes never trade places this way: a write asked for is asked about.
+    """
+    if not best.missing or best.spec.side_effect is not False:
+        return None
+    wanted = _user_values(best)
+    fitting = [
+        (key, choice) for key, choice in choices
+        if not choice.missing and choice.spec.side_effect is False
+        and (used := _user_values(choice)) and used >= wanted
+    ]
+    return max(fitting, key=lambda item: item[0])[1] if fitting else None
+
+
+def consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
+    """Keys of the user's values a call consumes directly, and through its lookups."""
+    direct: set[str] = set()
+    through: set[str] = set()
+    for call in calls:
+        for source in call["args"].values():
+            origin = source.get("origin", "")
+            if origin.startswith(("entity:", "request:", "span:")) or origin in {
+                "text",
+                "clarification",
+            }:
+                (direct if call["role"] == "core" else through).add(_value_key(source))
+    return direct, through
