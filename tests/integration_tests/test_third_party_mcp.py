@@ -117,8 +117,6 @@ SUCCESSES = [
             {"path": "{root}/notes.txt"}, "buy milk"),
     Success("read {root}/notes.txt", "filesystem/read_file", {"path": "{root}/notes.txt"},
             "buy milk"),
-    Success("What files are in the docs folder {root}/docs?", "filesystem/list_directory",
-            {"path": "{root}/docs"}, "readme.md"),
     Success("Save the text 'hello world' to {root}/hello.txt", "filesystem/write_file",
             {"path": "{root}/hello.txt", "content": "hello world"}, "hello.txt", writes=True),
     Success("Make a new folder {root}/photos", "filesystem/create_directory",
