@@ -109,6 +109,9 @@ class Asked:
     request: str
     tool: str
     args: dict[str, Any]
+    # Tools that do the same (``read_text_file``, which the server names instead of its
+    # deprecated ``read_file``); only the requests written from 2026-11-29 on list any.
+    also: tuple[str, ...] = ()
 
 
 # Plain requests written after the set above (2026-11-28), none in key=value form, each with the
@@ -193,6 +196,37 @@ PLAIN_CALLS = [
     Asked("Show me the whole knowledge graph", "memory/read_graph", {}),
     Asked("Create an entity named Dana of type person", "memory/create_entities", {}),
     Asked("Delete the entity Bob", "memory/delete_entities", {"entityNames": ["Bob"]}),
+    # Written 2026-11-29 before they were first run, after the rules drawn from the 42 above:
+    # the first measure of those rules on requests they were not drawn from.
+    Asked("Show me what's in {root}/docs/readme.md", "filesystem/read_text_file",
+          {"path": "{root}/docs/readme.md"}, also=("filesystem/read_file",)),
+    Asked("Display the contents of {root}/notes.txt", "filesystem/read_text_file",
+          {"path": "{root}/notes.txt"}, also=("filesystem/read_file",)),
+    Asked("List the files in {root}", "filesystem/list_directory", {"path": "{root}"}),
+    Asked("Create a folder named archive inside {root}", "filesystem/create_directory",
+          {"path": "{root}/archive"}),
+    Asked("Put the text 'draft one' in {root}/draft.txt", "filesystem/write_file",
+          {"path": "{root}/draft.txt", "content": "draft one"}),
+    Asked("Move {root}/notes.txt into {root}/docs/notes.txt", "filesystem/move_file",
+          {"source": "{root}/notes.txt", "destination": "{root}/docs/notes.txt"}),
+    Asked("Find all .md files in {root}", "filesystem/search_files", {"path": "{root}"}),
+    Asked("When was {root}/notes.txt last modified?", "filesystem/get_file_info",
+          {"path": "{root}/notes.txt"}),
+    Asked("Show the full tree of {root}", "filesystem/directory_tree", {"path": "{root}"}),
+    Asked("Which folders can you access?", "filesystem/list_allowed_directories", {}),
+    Asked("Make a file {root}/empty.txt containing 'nothing yet'", "filesystem/write_file",
+          {"path": "{root}/empty.txt", "content": "nothing yet"}),
+    Asked("What time is it in Paris?", "time/get_current_time", {"timezone": "Europe/Paris"}),
+    Asked("What's the time in Sydney right now", "time/get_current_time",
+          {"timezone": "Australia/Sydney"}),
+    Asked("Tell me the current time in UTC", "time/get_current_time", {"timezone": "UTC"}),
+    Asked("Convert 10:30 from Tokyo time to London time", "time/convert_time",
+          {"source_timezone": "Asia/Tokyo", "time": "10:30", "target_timezone": "Europe/London"}),
+    Asked("Search the knowledge graph for Bob", "memory/search_nodes", {"query": "Bob"}),
+    Asked("Create a person entity called Erin", "memory/create_entities", {}),
+    Asked("Get the details of the Bob node", "memory/open_nodes", {"names": ["Bob"]}),
+    Asked("Add an observation to Bob that he plays chess", "memory/add_observations", {}),
+    Asked("Note in memory that Bob lives in Oslo", "memory/add_observations", {}),
 ]
 
 
@@ -230,7 +264,7 @@ def _judge_plain(world: Any, case: Asked, root: str) -> tuple[Asked, bool, str]:
     want = json.loads(json.dumps(case.args).replace("{root}", root))
     made = calls(payload)
     right = any(
-        tool == case.tool and status == "ok"
+        tool in (case.tool, *case.also) and status == "ok"
         and all(args.get(key) == value for key, value in want.items())
         for tool, status, args in made
     )

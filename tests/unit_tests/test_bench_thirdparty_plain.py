@@ -55,6 +55,23 @@ def test_a_call_is_right_only_with_its_tool_its_status_and_every_listed_argument
 
 
 def test_the_plain_set_names_tools_of_the_world_and_no_key_value_requests() -> None:
-    assert len(PLAIN_CALLS) == 42
-    assert all(c.tool.split("/")[0] in {"time", "filesystem", "memory"} for c in PLAIN_CALLS)
+    assert len(PLAIN_CALLS) == 62
+    assert all(t.split("/")[0] in {"time", "filesystem", "memory"}
+               for c in PLAIN_CALLS for t in (c.tool, *c.also))
+    # The first 42 name one tool each: their judge is as strict as when they were measured.
+    assert not any(c.also for c in PLAIN_CALLS[:42])
     assert not any("=" in c.request for c in PLAIN_CALLS)
+
+
+def test_a_tool_that_does_the_same_is_right_when_the_case_lists_it(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "a.txt").write_text("a", encoding="utf-8")
+    root = str(tmp_path / "root")
+    cases = [
+        Asked("show {root}/a.txt", "filesystem/read_text_file", {"path": "{root}/a.txt"},
+              also=("filesystem/read_file",)),
+        Asked("print {root}/a.txt", "filesystem/read_text_file", {"path": "{root}/a.txt"}),
+    ]
+    made = [("filesystem/read_file", "ok", {"path": f"{root}/a.txt"})]
+    world = _World(tmp_path / "root", {f"show {root}/a.txt": made, f"print {root}/a.txt": made})
+    assert [ok for _, ok, _ in run_plain_calls(world, cases)] == [True, False]
