@@ -19,7 +19,7 @@ from nodes.state import Candidate, SubIntent, ZState
 from stores.catalog.model import Catalog
 from stores.language.cues import english_words_of
 from stores.language.lexicon import Lexicon
-from stores.language.spans_text import value_kind_words, without_paths
+from stores.language.spans_text import asked_attribute_words, value_kind_words, without_paths
 from stores.retrieval.index import ToolIndex
 from stores.retrieval.ranking import embed_queries
 from stores.retrieval.ranking import retrieve as rank_tools
@@ -35,6 +35,7 @@ def query_for(sub: SubIntent, reformulate: bool, lexicon: Lexicon) -> str:
         # the embedding model ("读取文件" also searches "read path file").
         extra += [w for w in dict.fromkeys(english_words_of(sub["text"])) if w not in extra]
         extra += [w for w in value_kind_words(sub["text"]) if w not in extra]
+        extra += [w for w in asked_attribute_words(sub["text"]) if w not in extra]
         return " ".join([without_paths(sub["text"]), *extra])
     words = [sub["operation"], sub["target"], *sub["keywords"], *value_kind_words(sub["text"])]
     for term in (sub["operation"], sub["target"]):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from nodes.planning.schema_binder import content_words
 from nodes.state import ArgSource, PlannedCall
@@ -40,6 +41,35 @@ def _value_key(source: ArgSource) -> str:
     if origin.startswith("span:"):
         return f"said:{source.get('value')!r}"
     return origin.split(":", 1)[-1]
+
+
+def _value_keys(source: ArgSource) -> set[str]:
+    """:func:`_value_key`, with a list or an object built from what was said known by its items.
+
+    ``paths: [a, b]`` uses both paths another tool takes one call each; ``entities: [{name:
+    "Carol", entityType: "person"}]`` uses the "Carol" that another tool takes as ``name``:
+    gathered into a list or an object, the user's values are still the same ones.
+    """
+    value = source.get("value")
+    if not str(source.get("origin", "")).startswith("span:") or not isinstance(
+        value, list | dict
+    ):
+        return {_value_key(source)}
+    keys: set[str] = set()
+    for leaf in _leaves(value):
+        keys.add(f"said:{leaf!r}")
+    return keys or {_value_key(source)}
+
+
+def _leaves(value: Any) -> list[Any]:
+    """The scalar values inside a list or an object (empty strings left out)."""
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _leaves(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item)]
+    if isinstance(value, str | int | float) and not isinstance(value, bool) and value != "":
+        return [value]
+    return []
 
 
 def naming_other_tools(calls: Sequence[PlannedCall], others: Sequence[set[str]]) -> set[str]:
@@ -96,5 +126,5 @@ def consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:
                 "text",
                 "clarification",
             }:
-                (direct if call["role"] == "core" else through).add(_value_key(source))
+                (direct if call["role"] == "core" else through).update(_value_keys(source))
     return direct, through

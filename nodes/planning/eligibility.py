@@ -25,6 +25,7 @@ from nodes.planning.relevance import (
     NAMED_VALUE_EVIDENCE,
     cosines,
     meaning,
+    names_the_server,
     relevance,
     values_fit,
 )
@@ -181,6 +182,7 @@ def score_candidates(
         own_fit = operation_fit + target_fit * (("object", sub["target"]) in said)
         unknown_domain = nothing_understood(sub)
         shared = relevance(sub["text"], spec.name, spec.description, spec.input_schema)
+        shared += names_the_server(sub["text"], spec.agent, f"{spec.name} {spec.description}")
         named_object = sub["target"] and (
             sub["target"] in name_objects or sub["target"] in tag_objects
         )
@@ -188,15 +190,15 @@ def score_candidates(
             not named_object
             and (fit == 0.0 or not sub["target"] or spec.side_effect is not False)
             and fit_reason(sub["text"], spec, shared, embedder) is None
-            and not (operation_fit == OPERATION_MATCH
-                     and writes_as_said(sub["text"], spec, embedder))
+            and not (operation_fit and writes_as_said(sub["text"], spec, embedder))
         ):
             # A verb alone ("calculate", "get") says nothing of which tool: a request that
             # names no object the lexicon knows must share what the tool is about with its
             # schema ("show their wallet balance" may still use get_user), in words or in
             # meaning ("Canadian dollars" for a currency converter). A write whose name
             # fits by its operation only ("order a coffee" against create_calendar_event)
-            # must too: an effect is never chosen on the verb alone.
+            # must too: an effect is never chosen on the verb alone. The verb may be said
+            # by the name or by the description's verbs ("Move or rename files" renames).
             continue
         if unknown_domain and spec.side_effect is not False:
             # Nothing in the clause was understood ("hola", "asdf"): a read may still

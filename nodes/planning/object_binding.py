@@ -9,10 +9,14 @@ readings of their own:
   says which object is meant, so it is dropped from the properties' names (``entityType``
   reads as "type") and "an entity Alice" does not make "Alice" the type.
 - A property's own name right before a word gives it that word ("of type person").
+- A property saying what kind of thing the object is (``entityType``, ``kind``) takes the
+  noun before "named" or "called" ("a person named Carol").
 
 A required property nobody gave: an array becomes empty when its schema allows it (no
-``minItems`` above 0; "observations" of a new entity may be none), anything else leaves the
-parameter unbound, so the planner asks for it instead of inventing it. An object is built
+``minItems`` above 0; "observations" of a new entity may be none) and the request said two
+of the object's properties at least (an observation of "Carol" with no contents, all that
+"add a person named Carol" would give ``add_observations``, says nothing); anything else
+leaves the parameter unbound, so the planner asks for it instead of inventing it. An object is built
 only from what the request says: with no property bound from the text, nothing is built.
 Only required parameters are built this way (an optional object stays out unless asked).
 """
@@ -78,6 +82,19 @@ def build_object(
             if word is not None:
                 built[name] = word
                 taken.add(word.lower())
+    for name, value in _statement_parts(text, properties, short).items():
+        if name not in built and str(value).lower() not in taken:
+            built[name] = value
+            taken.add(str(value).lower())
+    for name in properties:
+        spec = properties[name]
+        if name in built or short[name] not in _KIND_NAMES:
+            continue
+        if isinstance(spec, Mapping) and spec.get("type") == "string":
+            kind = _kind_before_name(text, noun, taken)
+            if kind is not None:
+                built[name] = kind
+                taken.add(kind.lower())
     binding = bind(text, renamed, bound=[short[name] for name in built])
     found = binding.sets[0] if binding.sets else {}
     for name in properties:
@@ -86,15 +103,82 @@ def build_object(
             built[name] = value
     if not built:
         return None
+    said = len(built)
     for name in required:
         if name in built:
             continue
         spec = properties[name]
-        if isinstance(spec, Mapping) and spec.get("type") == "array" and not spec.get("minItems"):
+        if (isinstance(spec, Mapping) and spec.get("type") == "array" and not spec.get("minItems")
+                and said > 1):
             built[name] = []
         else:
             return None
     return built
+
+
+# A property that says what kind of thing the object is ("entityType" read as "type").
+_KIND_NAMES = frozenset({"type", "kind", "category", "class"})
+_KIND_BEFORE_NAME = re.compile(r"\b([A-Za-z][\w\-]*)\s+(?:named|called)\s+\S")
+
+
+def _kind_before_name(text: str, noun: str, taken: set[str]) -> str | None:
+    """The kind a request gives a thing it names ("a person named Carol" → person).
+
+    Not the container's own noun ("an entity named Dana" says no type of entity).
+    """
+    for match in _KIND_BEFORE_NAME.finditer(text):
+        word = match.group(1)
+        lowered = word.lower()
+        if lowered in STOPWORDS or lowered in taken or lemmatize(singular(lowered)) == noun:
+            continue
+        return word
+    return None
+
+
+# "Remember that Bob likes coffee", "record that Alice works at Acme": what is stated, after
+# a verb of keeping and "that", its subject a name.
+_STATEMENT = re.compile(
+    r"\bthat\s+(?P<subject>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)\s+(?P<rest>[a-z][^.!?;]*?)\s*[.!?]?$"
+)
+_ENDS_WITH_NAME = re.compile(
+    r"^(?P<relation>[a-z][\w\s\-']*?)\s+(?P<object>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)$"
+)
+_STARTS = frozenset({"from", "source", "subject", "start"})
+_ENDS = frozenset({"to", "target", "object", "end"})
+
+
+def _statement_parts(
+    text: str, properties: Mapping[str, Any], short: Mapping[str, str]
+) -> dict[str, Any]:
+    """An object's properties read from a statement the request makes about a name.
+
+    "that Alice works at Acme" for a relation (``from``, ``to``, ``relationType``): Alice,
+    Acme and "works at"; "that Bob likes coffee" for an observation (``entityName``, a list
+    of ``contents``): Bob and ["likes coffee"]. Nothing when the request states nothing or
+    the object has no place for what it states.
+    """
+    found = _STATEMENT.search(text.strip())
+    if found is None:
+        return {}
+    subject, rest = found.group("subject"), found.group("rest").strip()
+    strings = {n for n, spec in properties.items()
+               if isinstance(spec, Mapping) and spec.get("type") == "string"}
+    texts = {n for n, spec in properties.items()
+             if isinstance(spec, Mapping) and spec.get("type") == "array"
+             and isinstance(spec.get("items"), Mapping) and spec["items"].get("type") == "string"}
+    starts = [n for n in strings if short[n] in _STARTS]
+    ends = [n for n in strings if short[n] in _ENDS]
+    relation = _ENDS_WITH_NAME.match(rest)
+    if starts and ends and relation is not None:
+        kinds = [n for n in strings if n not in starts + ends]
+        if len(kinds) == 1:
+            return {starts[0]: subject, ends[0]: relation.group("object"),
+                    kinds[0]: relation.group("relation")}
+        return {}
+    names = [n for n in strings if short[n] == "name" or short[n].endswith("_name")]
+    if len(names) == 1 and len(texts) == 1:
+        return {names[0]: subject, next(iter(texts)): [rest]}
+    return {}
 
 
 def _noun(container: str) -> str:

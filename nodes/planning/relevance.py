@@ -153,6 +153,27 @@ def relevance(text: str, name: str, description: str, schema: Mapping[str, Any])
     return score
 
 
+# Words of a server's name that name no server in particular ("mcp-server-git").
+_SERVER_FILLERS = frozenset({"mcp", "server", "api", "service", "tool", "tools", "local"})
+
+
+def names_the_server(text: str, agent: str, tool_text: str = "") -> float:
+    """What a request shares with the name of the server a tool belongs to.
+
+    "Look up Bob in memory", "show everything stored in memory" for the tools of a server
+    named ``memory``: the user addresses the server, as one says "in my calendar", and its
+    tools share that word with the request as their own names would (:data:`NAME_WEIGHT`).
+    A word the tool's own name or description (``tool_text``) says already counts there, not
+    twice: "show the order" names no server called ``order-preview``.
+    """
+    server = content_words(re.sub(r"[._/\-]", " ", agent)) - _SERVER_FILLERS - _GENERIC_NAME_WORDS
+    server = {w for w in server if len(w) > 2} - content_words(re.sub(r"[._/\-]", " ", tool_text))
+    if not server:
+        return 0.0
+    said = content_words(text)
+    return NAME_WEIGHT if any(_matches(word, server) for word in said) else 0.0
+
+
 # A question asks for a kind of value: "When was the Treaty of Lisbon signed?" asks for a
 # date, as a tool that gets an event's date says in its name.
 _QUESTION_ASKS = {

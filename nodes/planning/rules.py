@@ -438,7 +438,13 @@ class RulePlanner:
             return complete
         writer = better_fitting_writer(best.spec, scored)
         if writer is not None:
-            # Never a write on another server that fits the request worse (see eligibility).
+            # Never a write on another server that fits the request worse (see eligibility);
+            # of that server's writes, the one that binds best ("add a person named Carol"
+            # creates an entity; it adds no observation to one).
+            theirs = [item for item in choices if item[1].spec.agent == writer.spec.agent
+                      and item[1].spec.side_effect is not False]
+            if theirs:
+                return max(theirs, key=lambda item: item[0])[1]
             calls, missing = self._bind_call(draft, sub, writer.spec)
             return BoundChoice(writer.spec, best.score, calls, missing)
         return best

@@ -76,6 +76,7 @@ from nodes.planning.value_forms import (
 )
 from nodes.planning.venues import places_for
 from stores.catalog.model import ToolSpec
+from stores.language.codes import zone_can_be
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS
 
@@ -401,8 +402,18 @@ def _clock_parts(found: Sequence[Span], params: Sequence[Param]) -> dict[str, in
 
 
 def _keep_enum_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
-    """Drop what an enum parameter was given outside its values (the schema would refuse it)."""
+    """Drop what an enum parameter was given outside its values (the schema would refuse it).
+
+    A parameter whose description asks for an IANA time zone keeps only what can be one
+    (:func:`~stores.language.codes.zone_can_be`: "local" read near "local timezone" is none).
+    """
     for param in params:
+        if param.kind == "string" and param.name in values:
+            described = str(param.schema.get("description") or "")
+            values[param.name] = [v for v in values[param.name]
+                                  if not isinstance(v, str) or zone_can_be(v, described)]
+            if not values[param.name]:
+                del values[param.name]
         if not param.enum or param.name not in values:
             continue
         allowed = [*param.enum, *(coerce(option, param) for option in param.enum)]

@@ -23,7 +23,7 @@ from stores.language.lexicon import Lexicon
 MAX_TAGS = 6
 SUMMARY_CHARS = 200
 # Raise when derive_tags changes: tools enriched by an older derivation are derived again.
-DERIVATION_VERSION = 1
+DERIVATION_VERSION = 2
 
 
 class ToolTags(BaseModel):
@@ -35,21 +35,28 @@ class ToolTags(BaseModel):
 
 
 def derive_tags(spec: ToolSpec, lexicon: Lexicon) -> tuple[str, list[str], list[str]]:
-    """Return ``(summary, entity_tags, capability_tags)`` derived without a model."""
+    """Return ``(summary, entity_tags, capability_tags)`` derived without a model.
+
+    The name says what the tool does by its first word, or by its last when the first is no
+    operation ("read_file": the file is no "file a complaint"; "user_delete"). In the
+    description a word after an article or a determiner is a thing, not a thing done ("the
+    list of", "a file"), and a sentence's first word is what the tool does, not a thing
+    ("Returns the list of directories" returns no refund).
+    """
     name_words = [lemmatize(w) for w in tokenize(spec.name)]
     param_words = [
         lemmatize(w)
         for param in (spec.input_schema.get("properties") or {})
         for w in tokenize(str(param))
     ]
-    description_words = [lemmatize(w) for w in tokenize(spec.indexed_description()[:600])]
+    verbs, nouns = _description_words(spec.indexed_description()[:600])
     capabilities: list[str] = []
     entities: list[str] = []
-    for word in name_words + description_words:
+    for word in _name_verbs(name_words, lexicon) + verbs:
         operation = lexicon.canonical(word, "operation")
         if operation and operation not in capabilities:
             capabilities.append(operation)
-    for word in name_words + param_words + description_words:
+    for word in name_words + param_words + nouns:
         obj = lexicon.canonical(word, "object")
         if obj and obj not in entities:
             entities.append(obj)
@@ -57,9 +64,47 @@ def derive_tags(spec: ToolSpec, lexicon: Lexicon) -> tuple[str, list[str], list[
         entities = [
             w
             for w in dict.fromkeys(name_words)
-            if w not in STOPWORDS and w not in capabilities and len(w) > 2 and not w.isdigit()
+            if w not in STOPWORDS and not lexicon.canonical(w, "operation") and len(w) > 2
+            and not w.isdigit()
         ]
     return _summary(spec), entities[:MAX_TAGS], capabilities[:MAX_TAGS]
+
+
+# Words after which the next word says what is done ("Move or rename", "can move", "to read").
+_BEFORE_VERBS = frozenset("to can will may must or and then".split())
+
+
+def _name_verbs(words: list[str], lexicon: Lexicon) -> list[str]:
+    """The words of a tool's name that may say its operation: the first, else the last."""
+    said = [w for w in words if lexicon.canonical(w, "operation")]
+    if not said:
+        return []
+    if words[0] in said:
+        return [words[0]]
+    return [words[-1]] if words[-1] in said else said[:1]
+
+
+def _description_words(text: str) -> tuple[list[str], list[str]]:
+    """A description's words that may say an operation, and those that may name a thing.
+
+    A sentence says what is done by its first word ("Read the complete contents", "Returns
+    the list") and by a word after "to", a modal or "or" ("Move or rename", "Can move"); a
+    thing is named in the first sentence, what the tool does, after its first word (later
+    sentences tell of formats and errors: "provides detailed error messages" is about no
+    message the tool handles).
+    """
+    verbs: list[str] = []
+    nouns: list[str] = []
+    sentences = [s for s in re.split(r"(?<=[.!?:;])\s+|\n+", text) if s.strip()]
+    for number, sentence in enumerate(sentences):
+        words = tokenize(sentence)
+        for position, word in enumerate(words):
+            lemma = lemmatize(word)
+            if position == 0 or words[position - 1] in _BEFORE_VERBS:
+                verbs.append(lemma)
+            elif number == 0:
+                nouns.append(lemma)
+    return verbs, nouns
 
 
 def _summary(spec: ToolSpec) -> str:

@@ -179,6 +179,25 @@ def _zone_names() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
+_ZONE_WORDS = frozenset({"utc", "gmt", "z"})
+
+
+def zone_can_be(value: str, description: str) -> bool:
+    """Whether a value can be what a description asking for an IANA zone wants.
+
+    True when the description asks no zone. Otherwise the value must be a zone name
+    ("Europe/Paris", "UTC"), a place with one zone ("Tokyo") or a name the user gave
+    (capitalised: "Narnia" is theirs to be told is no zone): "local" in "the local time in
+    Mumbai" is no zone, whatever the description says of a local timezone.
+    """
+    if not _asks_zone(description):
+        return True
+    written = value.strip()
+    if written in _zone_names() or written.lower() in _ZONE_WORDS or written[:1].isupper():
+        return True
+    return timezone_of_place(written.split(",")[0].strip()) is not None
+
+
 def value_as_described(value: str, description: str) -> str | None:
     """A name written the way a parameter's description asks for it, or None if unchanged.
 

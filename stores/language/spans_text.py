@@ -127,16 +127,32 @@ def value_kind_words(text: str) -> list[str]:
     """What the text's paths, URLs and e-mail addresses are, in the words schemas use.
 
     "What's in /srv/notes.txt?" shares no word with ``read_file(path)``, and the path's own
-    words ("srv", "notes", "txt") pull toward whatever else mentions notes: "path" and "file"
-    say what kind of value the request carries.
+    words ("srv", "notes", "txt") pull toward whatever else mentions notes: "file" (a name
+    with an extension) or "path" says what kind of value the request carries. A file is not
+    said to be a path too: every tool of a file server takes one, and the word pulls toward
+    those whose descriptions say it most (listings, searches), not toward reading the file.
     """
     words: list[str] = []
     for kind, raw, _start, _end in find_urls_emails_paths(text):
         if kind == "path":
-            words += ["path", "file"] if _FILE_NAME.search(raw) else ["path"]
+            words.append("file" if _FILE_NAME.search(raw) else "path")
         elif kind in {"url", "email"}:
             words.append(kind)
     return list(dict.fromkeys(words))
+
+
+# "How big is notes.txt?" asks for a size, in the word a schema uses for it.
+_HOW_ASKS = {
+    "big": "size", "large": "size", "small": "size", "long": "length", "old": "age",
+    "far": "distance", "heavy": "weight", "tall": "height", "high": "height", "deep": "depth",
+    "wide": "width", "fast": "speed",
+}
+_HOW = re.compile(r"\bhow\s+(" + "|".join(_HOW_ASKS) + r")\b", re.I)
+
+
+def asked_attribute_words(text: str) -> list[str]:
+    """The attribute a "how <adjective>" question asks for ("How big is X?": size)."""
+    return list(dict.fromkeys(_HOW_ASKS[m.group(1).lower()] for m in _HOW.finditer(text)))
 
 
 def without_paths(text: str) -> str:

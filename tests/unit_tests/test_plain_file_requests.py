@@ -99,7 +99,7 @@ def test_a_lower_case_name_after_named_or_called_is_a_value() -> None:
 
 
 def test_paths_urls_and_emails_say_their_kind_to_retrieval() -> None:
-    assert value_kind_words("What's in /srv/notes.txt?") == ["path", "file"]
+    assert value_kind_words("What's in /srv/notes.txt?") == ["file"]
     assert value_kind_words("list /srv/docs") == ["path"]
     assert value_kind_words("fetch https://example.com and mail bob@example.com") == [
         "url", "email"
