@@ -243,14 +243,18 @@ def _add(spans: list[Span], taken: list[tuple[int, int]], span: Span) -> None:
 def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     spans: list[Span] = []
     taken: list[tuple[int, int]] = []
-    for _, inner, start, end in find_quoted(text):
-        _add(spans, taken, Span("quoted", inner, text[start:end], start, end))
+    quoted = list(find_quoted(text))
+    # A literal whose strings are quoted ("{'math': 90, 'science': 75}") is one value, not
+    # its quoted keys; brackets inside a quoted text stay that text's.
     for start, end in _bracketed(text):
-        if not _free(taken, start, end):
+        if any(q_start < start and end <= q_end for _, _, q_start, q_end in quoted):
             continue
         literal = _literal(text[start:end])
-        if literal is not None:
+        if literal is not None and _free(taken, start, end):
             _add(spans, taken, Span("json", literal, text[start:end], start, end))
+    for _, inner, start, end in quoted:
+        if _free(taken, start, end):
+            _add(spans, taken, Span("quoted", inner, text[start:end], start, end))
     for kind, pattern in (("url", _URL), ("email", _EMAIL), ("url", _DOMAIN)):
         for match in pattern.finditer(text):
             if _free(taken, match.start(), match.end()):

@@ -237,3 +237,16 @@ def test_an_identifier_takes_only_a_value_its_object_names() -> None:
     assert bind_schema("Set the price of product 3 to 20", tool).sets == [
         {"product_id": 3, "price": 20.0}
     ]
+
+
+def test_a_literal_with_quoted_keys_is_one_object_not_its_quoted_keys() -> None:
+    text = ("Calculate the average grade for student John who has these scores {'math':90, "
+            "'science':75} across different subjects.")
+    assert [s.kind for s in extract_spans(text)] == ["name", "json"]
+    schema = {"type": "object", "required": ["gradeDict"], "properties": {"gradeDict": {
+        "type": "object", "description": "A dictionary where keys represent subjects and "
+                                         "values represent scores"}}}
+    assert bind_schema(text, schema).sets == [{"gradeDict": {"math": 90, "science": 75}}]
+    # Brackets inside a quoted text stay that text's.
+    assert [(s.kind, s.value) for s in extract_spans("Search for '[draft] notes'")] == [
+        ("quoted", "[draft] notes")]
