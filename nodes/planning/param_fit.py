@@ -51,6 +51,7 @@ from nodes.planning.value_cues import (
 from nodes.planning.value_forms import (
     FORM_FIT,
     OTHER_FORM_FIT,
+    holds_files,
     named_by_verb,
     written_form,
 )
@@ -383,7 +384,7 @@ def type_fit(span: Span, param: Param) -> float:
             return FORM_FIT
         if form is not None and span.kind not in {"quoted", "keyvalue"}:
             return OTHER_FORM_FIT
-        if span.kind == "path" and not _holds_files(param):
+        if span.kind == "path" and not holds_files(param.name_words, param.schema):
             return 0.0  # "Open /srv/readme.md": a file is no node's name
         if param.identifier and span.kind == "name":
             return 0.7  # "SNP (Single Nucleotide Polymorphism) ID rs6034464": the id is rs...
@@ -414,22 +415,6 @@ def type_fit(span: Span, param: Param) -> float:
     if kind == "any":
         return 0.6
     return 0.0
-
-
-# Words of a parameter that may hold a file's path without saying "path".
-_FILE_WORDS = frozenset(
-    """file filename document source destination image script dataset src dst target location
-    input output repo repository root data csv""".split()
-)
-_SAYS_FILES = re.compile(r"\b(?:files?|path|director(?:y|ies)|folders?|repositor(?:y|ies))\b",
-                         re.I)
-
-
-def _holds_files(param: Param) -> bool:
-    """Whether the parameter's name or description speaks of files, folders or paths."""
-    if param.name_words & _FILE_WORDS:
-        return True
-    return _SAYS_FILES.search(str(param.schema.get("description") or "")) is not None
 
 
 def _names_something(param: Param) -> bool:

@@ -84,7 +84,7 @@ class ToolWords:
 def _tool_words(
     name: str, description: str, parameters: tuple[str, ...], values: tuple[str, ...] = ()
 ) -> ToolWords:
-    name_words = content_words(re.sub(r"[._/\-]", " ", name)) - _GENERIC_NAME_WORDS
+    name_words = _spoken_words(name) - _GENERIC_NAME_WORDS
     return ToolWords(
         name=frozenset(name_words),
         description=frozenset(content_words(description)),
@@ -166,12 +166,24 @@ def names_the_server(text: str, agent: str, tool_text: str = "") -> float:
     A word the tool's own name or description (``tool_text``) says already counts there, not
     twice: "show the order" names no server called ``order-preview``.
     """
-    server = content_words(re.sub(r"[._/\-]", " ", agent)) - _SERVER_FILLERS - _GENERIC_NAME_WORDS
-    server = {w for w in server if len(w) > 2} - content_words(re.sub(r"[._/\-]", " ", tool_text))
+    server = _server_words(agent) - _spoken_words(tool_text)
     if not server:
         return 0.0
     said = content_words(text)
     return NAME_WEIGHT if any(_matches(word, server) for word in said) else 0.0
+
+
+@lru_cache(maxsize=4096)
+def _spoken_words(name: str) -> frozenset[str]:
+    """:func:`content_words` of a name or a text, with ``._/-`` read as spaces (cached)."""
+    return frozenset(content_words(re.sub(r"[._/\-]", " ", name)))
+
+
+@lru_cache(maxsize=1024)
+def _server_words(agent: str) -> frozenset[str]:
+    """The words of a server's name that may name it (no filler, no generic word)."""
+    return frozenset(w for w in _spoken_words(agent) - _SERVER_FILLERS - _GENERIC_NAME_WORDS
+                     if len(w) > 2)
 
 
 # A question asks for a kind of value: "When was the Treaty of Lisbon signed?" asks for a

@@ -311,6 +311,7 @@ def bind_schema(
                                  param)
                 for v in values[param.name]
             ]
+    _keep_zone_values(values, params)
     _keep_enum_values(values, params)
     # "for 3 nights starting from 1st June 2022": the end day is the start day plus the stay.
     end_of_stay(found, params, values, evidence)
@@ -401,19 +402,26 @@ def _clock_parts(found: Sequence[Span], params: Sequence[Param]) -> dict[str, in
             parts["minute"][0].name: int(clock.group(2) or 0)}
 
 
-def _keep_enum_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
-    """Drop what an enum parameter was given outside its values (the schema would refuse it).
+def _keep_zone_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Drop what a parameter asking for an IANA time zone was given that can be none.
 
-    A parameter whose description asks for an IANA time zone keeps only what can be one
-    (:func:`~stores.language.codes.zone_can_be`: "local" read near "local timezone" is none).
+    :func:`~stores.language.codes.zone_can_be`: "local" read near "local timezone" is none.
     """
     for param in params:
-        if param.kind == "string" and param.name in values:
-            described = str(param.schema.get("description") or "")
-            values[param.name] = [v for v in values[param.name]
-                                  if not isinstance(v, str) or zone_can_be(v, described)]
-            if not values[param.name]:
-                del values[param.name]
+        if param.kind != "string" or param.name not in values:
+            continue
+        described = str(param.schema.get("description") or "")
+        kept = [value for value in values[param.name]
+                if not isinstance(value, str) or zone_can_be(value, described)]
+        if kept:
+            values[param.name] = kept
+        else:
+            del values[param.name]
+
+
+def _keep_enum_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Drop what an enum parameter was given outside its values (the schema would refuse it)."""
+    for param in params:
         if not param.enum or param.name not in values:
             continue
         allowed = [*param.enum, *(coerce(option, param) for option in param.enum)]

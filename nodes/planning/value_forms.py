@@ -52,6 +52,26 @@ def written_form(name_words: AbstractSet[str], schema: Mapping[str, Any]) -> str
     return next((form for form, said in _FORM_DESCRIPTIONS if said.search(description)), None)
 
 
+# Words of a parameter that may hold a file's path without saying "path" (what
+# :func:`written_form` reads as a path is said by ``_FORM_NAME_WORDS`` and the description).
+_FILE_WORDS = frozenset(
+    """file filename document source destination image script dataset src dst target location
+    input output repo repository root data csv""".split()
+)
+_SAYS_FILES = re.compile(r"\b(?:files?|path|director(?:y|ies)|folders?|repositor(?:y|ies))\b",
+                         re.I)
+
+
+def holds_files(name_words: AbstractSet[str], schema: Mapping[str, Any]) -> bool:
+    """Whether a parameter's name or description speaks of files, folders or paths.
+
+    A path fills no other ("Open /srv/readme.md": a file is no node's name).
+    """
+    if name_words & _FILE_WORDS:
+        return True
+    return _SAYS_FILES.search(str(schema.get("description") or "")) is not None
+
+
 def named_by_verb(text: str, start: int, param_name: str) -> bool:
     """Whether a naming verb right before ``start`` says the value is the parameter's name."""
     verb = re.search(r"(\w+)\s*[:\"'“`]?\s*$", text[:start])

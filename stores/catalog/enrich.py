@@ -38,10 +38,10 @@ def derive_tags(spec: ToolSpec, lexicon: Lexicon) -> tuple[str, list[str], list[
     """Return ``(summary, entity_tags, capability_tags)`` derived without a model.
 
     The name says what the tool does by its first word, or by its last when the first is no
-    operation ("read_file": the file is no "file a complaint"; "user_delete"). In the
-    description a word after an article or a determiner is a thing, not a thing done ("the
-    list of", "a file"), and a sentence's first word is what the tool does, not a thing
-    ("Returns the list of directories" returns no refund).
+    operation ("read_file": the file is no "file a complaint"; "user_delete"). The
+    description says it by the verbs of its sentences and names things in its first
+    sentence only (:func:`_description_words`: "Returns the list of directories" returns no
+    refund). With no thing the lexicon knows, the name's other words are the entity tags.
     """
     name_words = [lemmatize(w) for w in tokenize(spec.name)]
     param_words = [

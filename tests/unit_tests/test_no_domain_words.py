@@ -75,6 +75,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("nodes/planning/argument_sets.py", "points"): "the function name cut_points in __all__",
     ("nodes/planning/param_fit.py", "address"): "English words by which a schema names a place",
     ("nodes/planning/value_forms.py", "address"): "English 'e-mail address', a written form",
+    ("nodes/planning/value_forms.py", "destination"): "English name of a move's end, a "
+    "parameter that may hold a file's path",
     ("nodes/planning/param_fit.py", "destination"): "English words by which a schema names a place",
     ("nodes/planning/said_forms.py", "destination"): "English names of a trip's end (from param_fit)",
     **{
