@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -20,7 +21,7 @@ from nodes.planning.param_fit import Param
 from nodes.planning.value_forms import operation_option
 from stores.language.codes import code_in
 from stores.language.identifiers import singular
-from stores.language.keywords import lemmatize
+from stores.language.keywords import STOPWORDS, lemmatize
 from stores.language.units import system_option, unit_option
 
 # Where a value said as a word starts: no letter before it, nor a letter's apostrophe ("I'm").
@@ -115,8 +116,17 @@ def _inside_name(text: str, start: int) -> bool:
     return after or before
 
 
-def enum_mentions(text: str, param: Param) -> list[Any]:
-    """Every enum (or allowed) value the text names word for word, in the order said."""
+def enum_mentions(
+    text: str, param: Param, *, by_one_word: AbstractSet[str] | None = None
+) -> list[Any]:
+    """Every enum (or allowed) value the text names word for word, in the order said.
+
+    ``by_one_word`` (for an array of things to include: the words of the other parameters'
+    names) also counts a value of two words or more named by a word of it no other value
+    has (:func:`_distinctive_word_hits`), unless that word names another parameter ("the Los
+    Angeles court" is the court's location, no "court_updates") or stands beside a value
+    named whole ("fiction section" names "Fiction", no "Children Section").
+    """
     options = [o for o in (param.enum or param.allowed) if isinstance(o, str) and o.strip()]
     if _case_tells_apart(options):
         exact = sorted((m.start(), o) for o in options
@@ -124,6 +134,7 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
         return list(dict.fromkeys(option for _, option in exact))
     lowered = text.lower()
     found: list[tuple[int, int, Any]] = []
+    partial: list[tuple[int, Any]] = []  # (where, value) named by one word of it
     words = [
         (m.start(), lemmatize(singular(m.group()))) for m in re.finditer(r"[a-z0-9]+", lowered)
     ]
@@ -150,14 +161,46 @@ def enum_mentions(text: str, param: Param) -> list[Any]:
             hits = _shortened_hits(lowered, spoken, param.enum or param.allowed)
         if not hits:
             hits = _words_close_together(words, lemmas)
+        if not hits and by_one_word is not None:
+            hits_by_word = _distinctive_word_hits(words, lemmas, param.enum or param.allowed)
+            partial.extend((start, option) for start, word in hits_by_word
+                           if word not in by_one_word)
+            continue
         if option.islower():
             # "the Natural History Museum" names a museum, not the "history" of one
             hits = [start for start in hits if not _inside_name(text, start)]
         found.extend((start, start + len(spoken), option) for start in hits)
+    for start, option in partial:
+        word = re.match(r"[a-z0-9]+", lowered[start:])
+        end = start + (len(word.group()) if word else 0)
+        beside = re.compile(r"[\s\-]+$|^[\s\-]+")
+        if not any(beside.fullmatch(lowered[e:start]) or beside.fullmatch(lowered[end:s])
+                   for s, e, _ in found):
+            found.append((start, end, option))
     # "like new" names "Like New", not "New" as well: a value inside a longer one said is not.
     said = [(start, end, option) for start, end, option in found
             if not any(s <= start and end <= e and e - s > end - start for s, e, _ in found)]
     return list(dict.fromkeys(option for _, _, option in sorted(said)))
+
+
+def _distinctive_word_hits(
+    words: Sequence[tuple[int, str]], lemmas: tuple[str, ...], options: Sequence[Any]
+) -> list[tuple[int, str]]:
+    """Where a value of two words or more is named by one word of it no other value has.
+
+    "with backstage access" names "Backstage Pass" ("Pass" is in "Parking Pass" too), "the
+    goal and assist" names "Goals Scored" and "Assists Made", "facilities for disabled people"
+    names "Disabled Access". A word of four letters or more that is no function word.
+    """
+    if len(lemmas) < 2:
+        return []
+    others: set[str] = set()
+    for option in options:
+        spoken = re.sub(r"[_\-]+", " ", str(option).lower()).strip()
+        if _lemmas(spoken) != lemmas:
+            others.update(_lemmas(spoken))
+    own = {w for w in lemmas if len(w) >= 4 and w not in STOPWORDS and w not in others}
+    return [(start, word) for start, word in words if word in own][:1]
 
 
 def _glued_hits(lowered: str, spoken: str) -> list[tuple[int, int]]:

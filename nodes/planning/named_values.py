@@ -44,8 +44,13 @@ def bind_named_values(
             evidence[param.name] = 1.0
         elif param.enum or param.allowed:
             named = enum_value(text, param)
-            if named is not None and param.kind == "array":
-                mentioned = enum_mentions(text, param) or [named[0]]
+            # "with backstage access" for add-ons allowing "Backstage Pass": an array's
+            # values may be named by a word only they have.
+            their_words = {w for p in params if p is not param for w in p.name_words}
+            by_word = (enum_mentions(text, param, by_one_word=their_words)
+                       if param.kind == "array" else [])
+            if (named is not None or by_word) and param.kind == "array":
+                mentioned = by_word or ([named[0]] if named is not None else [])
                 values[param.name] = [mentioned]
                 evidence[param.name] = 2.0
                 # "a Patio and Wi-Fi" for the amenities: those words fill no other parameter.
