@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from stores.language.codes import codes_of
 from stores.language.date_formats import described_date_format
 from stores.language.identifiers import singular
 from stores.language.keywords import STOPWORDS, lemmatize
@@ -66,15 +67,38 @@ def allowed_values(description: str) -> tuple[tuple[str, ...], bool]:
         return tuple(dict.fromkeys(v.strip() for v in _ALLOWED.findall(choices.group()))), True
     values = [m.strip() for m in _ALLOWED.findall(description)]
     if opened and not values:
-        tail = re.split(r"[.;)]\s", description[opened.end() :] + " ", maxsplit=1)[0]
+        # "E.g: C Major, A Minor": the colon or comma after the marker opens the list.
+        after = description[opened.end() :].lstrip(" :,")
+        tail = re.split(r"[.;)]\s", after + " ", maxsplit=1)[0]
         tail = re.sub(r"\s*\b(?:etc|and so on)\b\.?", "", tail)  # "victim, verdict etc."
         values = [v.strip(" .'\"") for v in re.split(r",|\bor\b|\band\b", tail)]
-        if len(values) == 2 and all(v[:1].isupper() for v in values) and "," in tail:
-            values = [tail.strip(" .'\"")]  # "e.g. Boston, MA" is one place, not two
-        values = [v for v in values if v and len(v.split()) <= 3]
+        # "e.g. Boston, MA", "e.g. Tokyo, Japan", "e.g. New York, NY, you should format it
+        # as City, State": a place and its region are one example ("e.g. Italian, Japanese"
+        # are two).
+        joined: list[str] = []
+        for value in values:
+            if joined and _names_region(value) and joined[-1][:1].isupper() \
+                    and re.search(r"[a-z]", joined[-1]) and "," not in joined[-1]:
+                joined[-1] = f"{joined[-1]}, {value}"
+            else:
+                joined.append(value)
+        values = joined
+        values = [v for v in values if v and (len(v.split()) <= 3 or _place_example(v))]
     listed = tuple(dict.fromkeys(v for v in values if v))
     # "Must be in MM-DD-YYYY format" closes nothing: a closed list lists its values.
     return listed, closed and not opened and bool(listed)
+
+
+def _place_example(value: str) -> bool:
+    """A place of up to three words and its region: "New York City, NY"."""
+    head, _, region = value.rpartition(", ")
+    return bool(head) and len(head.split()) <= 3 and _names_region(region)
+
+
+def _names_region(value: str) -> bool:
+    """A state's or country's code or name ("MA", "California", "Japan")."""
+    return re.fullmatch(r"[A-Z]{2,3}", value) is not None or bool(
+        codes_of(value, "region") or codes_of(value, "country"))
 
 
 # "The number of dice thrown", "How many rooms": a count, though named ``dice_number``; "The

@@ -48,8 +48,11 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int
         # examples are no such list: the request that names one names it whole).
         said = option.lower().rsplit("/", 1)[-1] if param.enum else option.lower()
         spoken = re.sub(r"[_\-]+", " ", said).strip()
-        # "I'm" says no size "M": a letter after an apostrophe is part of its word
-        found = re.search(rf"{_WORD_START}{re.escape(spoken)}(?![\w])", lowered)
+        # "I'm" says no size "M": a letter after an apostrophe is part of its word; a
+        # letter is said as written ("a" is no "A")
+        found = re.search(rf"{_WORD_START}{re.escape(option.strip())}(?![\w])", text) \
+            if _one_letter(option) else \
+            re.search(rf"{_WORD_START}{re.escape(spoken)}(?![\w])", lowered)
         glued = [] if found else _glued_hits(lowered, spoken)
         if found:
             candidate = (100.0 + len(spoken), option, found.start(), found.end())
@@ -91,6 +94,11 @@ def _operation_at(text: str, options: Sequence[str]) -> tuple[Any, int] | None:
     """
     option = operation_option(text, options)
     return None if option is None else (option, -1)
+
+
+def _one_letter(option: str) -> bool:
+    """Whether an allowed value is one letter ("A", "G", "x")."""
+    return len(option.strip()) == 1 and option.strip().isalpha()
 
 
 def _case_tells_apart(options: Sequence[str]) -> bool:
@@ -142,6 +150,11 @@ def enum_mentions(
         if not isinstance(option, str) or not option.strip():
             continue
         spoken = re.sub(r"[_\-]+", " ", option.lower()).strip()
+        if _one_letter(option):
+            # "a DNA sequence with more G and C": a letter is said as written, not "a"
+            found.extend((m.start(), m.end(), option) for m in re.finditer(
+                rf"{_WORD_START}{re.escape(option.strip())}(?![\w])", text))
+            continue
         # "Wi-Fi" said "wi-fi", "wi fi" or "wifi_": hyphens, underscores and spaces alike.
         pattern = r"[\s\-_]*".join(re.escape(w) for w in spoken.split())
         hits = [m.start() for m in re.finditer(rf"{_WORD_START}{pattern}(?![\w])", lowered)]

@@ -14,7 +14,7 @@ from collections.abc import Set as AbstractSet
 from nodes.planning.param_fit import _WEAK, Param, _word_match
 from nodes.planning.request_spans import Span
 from stores.language.identifiers import singular
-from stores.language.keywords import STOPWORDS, lemmatize
+from stores.language.keywords import STOPWORDS, lemmatize, same_root
 
 __all__ = ["phrase_after_cue", "phrase_before_name"]
 
@@ -69,14 +69,27 @@ def phrase_before_name(
     return None
 
 
+# Prepositions the stopword list leaves out, that end a value said after its cue.
+_PLACE_PREPOSITIONS = frozenset(
+    "near around across along beyond inside outside toward towards since".split()
+)
+
+
 def phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | None:
-    """A lower-case value right after the parameter's name ("resistivity of copper")."""
-    if param.kind != "string" or not param.name_words:
+    """A lower-case value right after the parameter's name ("resistivity of copper").
+
+    The name may be said by a word of its family ("specializing in" for ``specialization``);
+    an array of text takes the value as its first item.
+    """
+    texts = param.kind == "array" and param.item_kind == "string"
+    if (param.kind != "string" and not texts) or not param.name_words:
         return None
     words = list(re.finditer(r"[A-Za-z][\w'\-]*", text))
     for index, word in enumerate(words):
         lemma = lemmatize(singular(word.group().lower()))
-        if not _word_match(lemma, param.name_words):
+        if not _word_match(lemma, param.name_words) and not any(
+            same_root(word.group(), name) for name in param.name_words
+        ):
             continue
         stop = index + 1
         while stop < len(words) and words[stop].group().lower() in {
@@ -105,8 +118,9 @@ def phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | N
         position = stop
         while position < len(words) and len(value_words) < 3:
             candidate = words[position].group()
-            if candidate.lower() in STOPWORDS or candidate.lower() in _WEAK:
-                break
+            if candidate.lower() in STOPWORDS or candidate.lower() in _WEAK \
+                    or candidate.lower() in _PLACE_PREPOSITIONS:
+                break  # "criminal law near me": where is no part of the value
             if value_words and text[words[position - 1].end() : words[position].start()].strip():
                 break
             value_words.append(words[position])
@@ -114,6 +128,12 @@ def phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | N
         if not value_words:
             continue
         start, end = value_words[0].start(), value_words[-1].end()
+        # "invented the theory of relativity": a noun after its article, with what it is of.
+        of = re.match(r"\s+of\s+([a-z][\w\-]*)\b", text[end:])
+        if (len(value_words) == 1 and of is not None and of.group(1) not in STOPWORDS
+                and of.group(1) not in _WEAK
+                and re.search(r"\b(?:the|a|an)\s+$", text[:start], re.I) is not None):
+            end += of.end()
         if any(not (end <= s.start or start >= s.end) for s in taken):
             continue
         return Span("phrase", text[start:end], text[start:end], start, end)

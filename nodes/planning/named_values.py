@@ -57,6 +57,12 @@ def bind_named_values(
                 said = {re.sub(r"[_\-\s]+", " ", str(o)).lower() for o in mentioned}
                 used.update(i for i, (span, _) in enumerate(atoms)
                             if re.sub(r"[_\-\s]+", " ", span.text.strip("'\"")).lower() in said)
+            elif named is not None and not param.enum and not param.closed and any(
+                group >= 0 and span.start <= named[1] < span.end for span, group in atoms
+            ):
+                # "the weight of Neutron and Proton" for a particle "e.g. Electron, Proton":
+                # an example said in a list with others is one of its items, bound with them.
+                continue
             elif named is not None:
                 values[param.name] = [named[0]]
                 evidence[param.name] = 2.0

@@ -53,6 +53,32 @@ def _opens_sentence(text: str, word: re.Match[str]) -> bool:
     )
 
 
+_TIME_NOUNS = frozenset(
+    """day days week weeks weekend month months year years today tomorrow tonight yesterday
+    morning evening night season quarter decade century""".split()
+)
+
+
+def _says_a_time(text: str) -> bool:
+    """Whether a request says a time in words ("next month", "this weekend")."""
+    return any(word in _TIME_NOUNS for word in re.findall(r"[a-z]+", text.lower()))
+
+
+def _said_as_verb(text: str, word: re.Match[str]) -> bool:
+    """A past tense said as the clause's verb: "Who discovered radium", "... published by".
+
+    After a relative or question word, or before the "by" of a passive: no part of a
+    phrase ("smoked salmon" keeps its adjective).
+    """
+    lowered = word.group().lower()
+    if not lowered.endswith("ed") or lowered.endswith("eed") or "-" in lowered:
+        return False
+    return (
+        re.search(r"\b(?:who|which|that|what)\s+$", text[: word.start()], re.I) is not None
+        or re.match(r"\s+by\b", text[word.end() :]) is not None
+    )
+
+
 def phrases_by_meaning(
     text: str,
     atoms: Sequence[tuple[Span, int]],
@@ -78,6 +104,8 @@ def phrases_by_meaning(
         and not p.identifier
         # "at the moment" is no date "YYYY-MM-DD": a date is said as one or not at all
         and not asks_date_form(p.schema)
+        # "minutes played" is no date either: a date's phrase says a time ("next month")
+        and not (p.name_words & {"date", "datetime", "deadline"} and not _says_a_time(text))
     ]
     if not wanted:
         return
@@ -107,7 +135,7 @@ def phrases_by_meaning(
         lowered = word.group().lower()
         lemma = lemmatize(singular(lowered))
         useless = lowered in STOPWORDS or lowered in _WEAK or len(lowered) < 3 \
-            or lemma in exclude or _opens_sentence(text, word)
+            or lemma in exclude or _opens_sentence(text, word) or _said_as_verb(text, word)
         adjacent = index > 0 and not text[words[index - 1].end() : word.start()].strip()
         if useless or not adjacent:
             runs.append([])

@@ -78,10 +78,20 @@ _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _PATH = re.compile(
     # (a sentence's period after a path is no part of it: "inside /home/ana/docs.")
     r"(?<![\w/])(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]*[\w\-]/?"
+    # a drive's path ("C:/data/cars.csv", "D:\\reports\\q1.xlsx")
+    r"|(?<![\w/\\])[A-Za-z]:[/\\](?:[\w.\-]+[/\\])*[\w.\-]*[\w\-][/\\]?"
     r"|\b[\w\-]+\.(?:txt|csv|json|py|md|pdf|png|jpe?g|xlsx|xml|ya?ml|log|html|docx?)\b"
 )
 # "repo acme/widgets", "torvalds/linux": a name with a slash inside, an owner and a name.
 _SLASHED = re.compile(r"(?<![\w/.])[A-Za-z][\w.\-]*(?:/[\w.\-]*[A-Za-z0-9])+(?![\w/])")
+def _quoted_pair(first: int) -> str:
+    """A quoted key, a colon and a quoted value; its quotes are groups ``first`` and +2."""
+    return (rf"(['\"])([A-Za-z_][\w .\-]{{0,30}})\{first}\s*:\s*"
+            rf"(['\"])([^'\"\n]{{0,80}})\{first + 2}")
+
+
+_QUOTED_PAIR = re.compile(_quoted_pair(1))
+_QUOTED_PAIRS = re.compile(rf"{_quoted_pair(1)}(?:\s*,\s*{_quoted_pair(5)})*")
 _KEYVALUE = re.compile(r"\b([A-Za-z_][\w.]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[^\s,;]+)")
 _ISO_DATE = re.compile(
     r"\b\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b"
@@ -252,6 +262,19 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         literal = _literal(text[start:end])
         if literal is not None and _free(taken, start, end):
             _add(spans, taken, Span("json", literal, text[start:end], start, end))
+    # "'name':'John Doe', 'email':'jd@x.org'": quoted pairs said without braces are one
+    # object (a pair alone is a key and its value).
+    for run in _QUOTED_PAIRS.finditer(text):
+        pairs = _QUOTED_PAIR.findall(run.group())
+        if not _free(taken, run.start(), run.end()):
+            continue
+        if len(pairs) == 1:
+            _, key, _, value = pairs[0]
+            _add(spans, taken, Span("keyvalue", _scalar(value), run.group(), run.start(),
+                                    run.end(), key=key))
+        else:
+            _add(spans, taken, Span("json", {key: _scalar(value) for _, key, _, value in pairs},
+                                    run.group(), run.start(), run.end()))
     for _, inner, start, end in quoted:
         if _free(taken, start, end):
             _add(spans, taken, Span("quoted", inner, text[start:end], start, end))
@@ -279,6 +302,8 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         raw = trimmed.strip("\"'")
         if match.group(0).count(":") and not re.search(r"\d|[\"']", written):
             continue  # "Note: the ..." is prose, not a pair
+        if len(match.group(1)) == 1 and re.match(r":[/\\]", text[match.end(1):]):
+            continue  # "E:\\reports\\q1.xlsx" is a drive's path
         if ":" in text[match.end(1) : match.start(2)] and re.match(
             r"\s*(?:,|and\b)\s*[^\s:=]+(?:\s*(?:,|and\b)|\s*$|[.?!])", text[end:]
         ) and not re.match(r"\s*,\s*[A-Za-z_][\w.]*\s*[:=]", text[end:]):
@@ -297,7 +322,7 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         )
     for match in _PATH.finditer(text):
         if _free(taken, match.start(), match.end()) and (
-            "/" in match.group() or "." in match.group()
+            "/" in match.group() or "." in match.group() or "\\" in match.group()
         ):
             if re.fullmatch(r"\d+/\d+", match.group().strip("/")):
                 continue

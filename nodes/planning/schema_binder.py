@@ -260,7 +260,11 @@ def bind_schema(
                 and not param.name_words & DATE_WORDS:
             # "a single room" for the room type, "of human cell" for the cell type.
             phrase = phrase_before_name(text, param, taken, exclude)
-        if phrase is not None:
+        if phrase is not None and param.kind == "array":
+            # "specializing in criminal law": the items of one list.
+            values[param.name] = [[phrase.value, *coordinated_phrases(text, phrase.end)]]
+            evidence[param.name] = 1.0
+        elif phrase is not None:
             # "the proteins of the nucleus, mitochondria, and cytoplasm": one value each.
             values[param.name] = [phrase.value, *coordinated_phrases(text, phrase.end)]
             evidence[param.name] = 1.0

@@ -234,6 +234,13 @@ def _lower_run(words: Sequence[re.Match[str]], start: int) -> list[int]:
     index = start
     while index < len(words) and len(run) < 3:
         word = words[index].group()
+        if word == "per" and run and index + 1 < len(words) \
+                and _LOWER_WORD.fullmatch(words[index + 1].group()) \
+                and words[index + 1].group() not in STOPWORDS:
+            # "points per game, assists": a rate is one item, the noun before "per" and after
+            run = [run[-1], index]
+            index += 1
+            continue
         if (not _LOWER_WORD.fullmatch(word) or word in STOPWORDS or word in _ENDS_ITEM
                 or word in {"and", "or"}):
             break

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-_FIELD = r"(yyyy|mm|dd|year|month|day)"
+# A year's field as written: "YYYY", "YY" (two digits), or "YYY" (a slip for "YYYY").
+_FIELD = r"(y{2,4}|mm|dd|year|month|day)"
 _DATE_FORMAT = re.compile(rf"\b{_FIELD}([-/.]){_FIELD}\2{_FIELD}\b", re.IGNORECASE)
 _WORD_FIELD = {"year": "yyyy", "month": "mm", "day": "dd"}
 
@@ -23,6 +24,7 @@ def described_date_format(description: str) -> tuple[list[str], str] | None:
     if wanted is None:
         return None
     fields = [_WORD_FIELD.get(f.lower(), f.lower()) for f in wanted.group(1, 3, 4)]
+    fields = ["yyyy" if f == "yyy" else f for f in fields]
     if len(set(fields)) < 3:
         return None
     return fields, wanted.group(2)
@@ -71,7 +73,8 @@ def date_as_described(written: str, description: str) -> str | None:
     if parsed is None:
         return None
     fields, separator = wanted
-    parts = {"yyyy": f"{parsed.year:04d}", "mm": f"{parsed.month:02d}", "dd": f"{parsed.day:02d}"}
+    parts = {"yyyy": f"{parsed.year:04d}", "yy": f"{parsed.year % 100:02d}",
+             "mm": f"{parsed.month:02d}", "dd": f"{parsed.day:02d}"}
     return separator.join(parts[f] for f in fields)
 
 

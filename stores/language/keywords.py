@@ -233,6 +233,29 @@ def lemmatize(word: str, vocabulary: Collection[str] = frozenset()) -> str:
     return candidates[0] if candidates else lowered
 
 
+# Endings that make a noun or a verb of one root: "analysis" / "analyze", "prediction" /
+# "predict", "calculation" / "calculate", "recommendation" / "recommend".
+_DERIVATIONS = re.compile(
+    r"(?:isation|ization|ation|ition|tion|sion|ment|(?<=y)(?:sis|ses|se|ze)|ise|ize|ate|ing|ed|s)$"
+)
+
+
+def _root(word: str) -> str:
+    """A word without its derivational ending ("analysis" -> "analy")."""
+    return _DERIVATIONS.sub("", word.lower())
+
+
+def same_root(first: str, second: str) -> bool:
+    """Whether two words are of one family: "analysis" and "analyze", "prediction" and "predict".
+
+    Their roots (without a derivational ending) are equal, or one begins the other, five
+    letters at least: "sentence" and "sentiment" are not.
+    """
+    one, other = _root(first), _root(second)
+    shorter, longer = sorted((one, other), key=len)
+    return len(shorter) >= 5 and longer.startswith(shorter) and len(longer) - len(shorter) <= 2
+
+
 # A chunk with a digit ("42", "u_123", "ORD-2024-001", "#7") is an id or a quantity.
 _ID_CHUNK = re.compile(r"[\w#-]*\d[\w#-]*")
 
