@@ -38,6 +38,10 @@ def _value_key(source: ArgSource) -> str:
     or as a revision to show).
     """
     origin = str(source.get("origin", ""))
+    if origin.startswith("span:") and isinstance(source.get("value"), bool):
+        # "I'm talkative, get nervous easily": each flag is a thing said of its own, not
+        # one "True" however many parameters the words set.
+        return origin
     if origin.startswith("span:"):
         return f"said:{source.get('value')!r}"
     return origin.split(":", 1)[-1]

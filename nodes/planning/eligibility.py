@@ -34,7 +34,7 @@ from nodes.state import Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
 from stores.language.cues import english_words_of
-from stores.language.keywords import lemmatize, tokenize
+from stores.language.keywords import lemmatize, same_root, tokenize
 from stores.language.lexicon import Lexicon
 from stores.retrieval.embeddings import Embedder
 
@@ -501,6 +501,8 @@ def name_residue(sub: SubIntent, spec: ToolSpec, lexicon: Lexicon) -> int:
         lemma = lemmatize(word)
         if len(lemma) < 3 or lemma in NAME_FILLERS or lemma in said or word in said:
             continue
+        if any(same_root(word, other) for other in words):
+            continue  # "Analyze the sentiment" explains ``sentiment_analysis``'s "analysis"
         canonical = {
             lexicon.canonical(lemma, "operation"),
             lexicon.canonical(lemma, "object"),

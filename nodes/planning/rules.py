@@ -413,11 +413,16 @@ class RulePlanner:
             others = [words for (c, *_), words in zip(trials, named, strict=True)
                       if c.spec.id != candidate.spec.id]
             direct = direct - naming_other_tools(calls, others)
+            # ... and the tool it names is the one the user asked for by name.
+            mine = name_words(candidate.spec.name)
+            named_by_user = any(naming_other_tools(other_calls, [mine])
+                                for other, other_calls, *_ in trials
+                                if other.spec.id != candidate.spec.id)
             lookups = sum(1 for c in calls if c["role"] == "auxiliary")
             total = (
                 candidate.score
                 + FIT_EMPHASIS * candidate.own_fit
-                + COVER_WEIGHT * len(direct)
+                + COVER_WEIGHT * (len(direct) + named_by_user)
                 + LOOKUP_COVER_WEIGHT * len(through_lookups - direct)
                 - LOOKUP_COST * lookups
                 - MISSING_PENALTY * len(missing)

@@ -1,0 +1,92 @@
+"""Which candidate a clause names: by a word of its family, by flags, by the tool's own name.
+
+- "Summarize this review" explains every word of ``review_summarization`` ("summarize" and
+  "summarization" are one family): no residue of unsaid name words counts against it.
+- "I am tidy, punctual and curious" sets three flags: three things the user said, not one
+  value "True" however many parameters it fills.
+- "... from store GameHaven": a value that is another candidate's own name consumed by
+  one tool names the other one, which the user asked for by name.
+
+Tools and requests are written here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nodes.context import Context
+from nodes.parsing.rules import RuleIntentParser
+from nodes.planning.bound_choices import consumed_values
+from nodes.planning.draft import PlanRequest
+from nodes.planning.eligibility import name_residue
+from nodes.planning.rules import RulePlanner
+from nodes.state import PlannedCall, SubIntent
+from stores.catalog.depgraph import ToolDependencyGraph
+from stores.catalog.model import Catalog, ToolSpec
+from stores.language.lexicon import Lexicon
+
+
+def _sub(text: str) -> SubIntent:
+    sub: SubIntent = RuleIntentParser(Lexicon.default()).parse(text)["sub_intents"][0]
+    return sub
+
+
+def test_a_name_word_of_the_clause_verbs_family_is_explained() -> None:
+    spec = ToolSpec(id="t/review_summarization", name="review_summarization", agent="t",
+                    description="Summary of a review.", input_schema={"type": "object"})
+    assert name_residue(_sub("Summarize this review for me"), spec, Lexicon.default()) == 0
+    other = ToolSpec(id="t/review_translation", name="review_translation", agent="t",
+                     description="Translation of a review.", input_schema={"type": "object"})
+    assert name_residue(_sub("Summarize this review for me"), other, Lexicon.default()) == 1
+
+
+def test_each_flag_is_a_value_of_its_own() -> None:
+    call = PlannedCall(
+        call_id="c1", sub_intent_id="s1", tool_id="t/traits", role="core",
+        args={name: {"value": True, "origin": f"span:{name}"}
+              for name in ("tidy", "punctual", "curious")},
+        depends_on=[], side_effect=False,
+    )
+    direct, _ = consumed_values([call])
+    assert len(direct) == 3
+
+
+def _games(extra: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {
+        "players": {"type": "integer", "description": "How many people play."},
+        "category": {"type": "string", "description": "Kind of game, e.g. party, trivia."},
+        **extra,
+    }, "required": ["players", "category"]}
+
+
+TOOLS = [
+    {"name": "MegaShopStore.recommend",
+     "description": "Game picks from the MegaShop Store by players and category.",
+     "input_schema": _games({"budget": {"type": "string", "description": "What to spend."}})},
+    {"name": "GameHaven.recommend",
+     "description": "Game picks from the GameHaven store by players and category.",
+     "input_schema": _games({})},
+]
+
+
+def _core_tools(request: str) -> list[str]:
+    catalog = Catalog()
+    for tool in TOOLS:
+        catalog.add_raw_tool({**tool, "agent": "t", "side_effect": False,
+                              "environment": "test"}, source="test")
+    lexicon = Lexicon.default()
+    intent = RuleIntentParser(lexicon).parse(request)
+    candidates: dict[str, list[Any]] = {
+        sub["id"]: [{"tool_id": t, "agent": "t", "score": 1.0, "call_name": ""}
+                    for t in catalog.tools]
+        for sub in intent["sub_intents"]
+    }
+    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
+                          Context())
+    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
+    return [catalog.tools[c["tool_id"]].name for c in draft.calls if c["role"] == "core"]
+
+
+def test_the_tool_the_user_names_is_the_one_called() -> None:
+    request = "Any good picks of games for 3 players, party category, from store GameHaven?"
+    assert _core_tools(request) == ["GameHaven.recommend"]
