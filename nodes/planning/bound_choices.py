@@ -9,15 +9,21 @@ fills completely instead of a best read that would have to ask
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from nodes.planning.clause_calls import planned_already
 from nodes.planning.schema_binder import content_words
 from nodes.state import ArgSource, PlannedCall
 from stores.catalog.model import ToolSpec
+from stores.language.keywords import lemmatize
 
-__all__ = ["BoundChoice", "complete_read_instead", "consumed_values", "naming_other_tools"]
+__all__ = [
+    "BoundChoice", "complete_read_instead", "consumed_values", "naming_other_tools",
+    "restating_choice",
+]
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,50 @@ def complete_read_instead(
         and (used := _user_values(choice)) and used >= wanted
     ]
     return max(fitting, key=lambda item: item[0])[1] if fitting else None
+
+
+def restating_choice(
+    text: str,
+    best: BoundChoice,
+    choices: Sequence[tuple[tuple[float, int], BoundChoice]],
+    planned: Sequence[PlannedCall],
+) -> BoundChoice | None:
+    """For a clause of borrowed values only, the candidate that is an earlier call again.
+
+    "I want to book a suite for 3 nights in Hilton New York. Can you find the pricing for
+    me?": the second clause says no value of its own; every value its best candidate takes
+    comes from the first clause. Of its candidates the one that, so bound, is the first
+    clause's call says the same thing again (and is covered by it); another tool fed the
+    same borrowed words (a car rental "suite") is no question the user asked.
+    """
+    if not _borrows_everything(best):
+        return None
+    ranked = sorted(choices, key=lambda item: item[0], reverse=True)
+    for _, choice in ranked:
+        if choice.missing or not _borrows_everything(choice):
+            continue
+        # "... also calculate the total balance": a clause that names the other tool's own
+        # words ("balance") asks that tool, whatever values it borrows.
+        if not said_name_words(text, best.spec.name) <= said_name_words(text, choice.spec.name):
+            continue
+        if planned_already(choice.calls[-1], planned) is not None:
+            return choice
+    return None
+
+
+def said_name_words(text: str, name: str) -> set[str]:
+    """The words of a tool's name the text says (by their lemma)."""
+    said = {lemmatize(word) for word in content_words(text)} | content_words(text)
+    return {word for word in content_words(re.sub(r"[._/\-]", " ", name))
+            if word in said or lemmatize(word) in said}
+
+
+def _borrows_everything(choice: BoundChoice) -> bool:
+    """Whether a choice's core call takes values, every one from another clause."""
+    if not choice.calls or not choice.calls[-1]["args"]:
+        return False
+    return all(str(source.get("origin", "")).startswith(("elsewhere:", "request:"))
+               for source in choice.calls[-1]["args"].values())
 
 
 def consumed_values(calls: Sequence[PlannedCall]) -> tuple[set[str], set[str]]:

@@ -30,6 +30,7 @@ from nodes.planning.bound_choices import (
     complete_read_instead,
     consumed_values,
     naming_other_tools,
+    restating_choice,
 )
 from nodes.planning.clause_calls import (
     bare_repeat,
@@ -438,6 +439,9 @@ class RulePlanner:
         if not choices:
             return None
         best = max(choices, key=lambda item: item[0])[1]
+        again = restating_choice(sub["text"], best, choices, draft.calls)
+        if again is not None:
+            return again
         complete = complete_read_instead(best, choices)
         if complete is not None:
             return complete

@@ -6,6 +6,8 @@
   value "True" however many parameters it fills.
 - "... from store GameHaven": a value that is another candidate's own name consumed by
   one tool names the other one, which the user asked for by name.
+- "... Can you find the price for me?" after a clause that gave every value: of the
+  candidates fed those borrowed values, the one that is the earlier call again.
 
 Tools and requests are written here.
 """
@@ -16,7 +18,7 @@ from typing import Any
 
 from nodes.context import Context
 from nodes.parsing.rules import RuleIntentParser
-from nodes.planning.bound_choices import consumed_values
+from nodes.planning.bound_choices import BoundChoice, consumed_values, restating_choice
 from nodes.planning.draft import PlanRequest
 from nodes.planning.eligibility import name_residue
 from nodes.planning.rules import RulePlanner
@@ -90,3 +92,32 @@ def _core_tools(request: str) -> list[str]:
 def test_the_tool_the_user_names_is_the_one_called() -> None:
     request = "Any good picks of games for 3 players, party category, from store GameHaven?"
     assert _core_tools(request) == ["GameHaven.recommend"]
+
+
+def _choice(tool: str, args: dict[str, Any], origin: str) -> BoundChoice:
+    spec = ToolSpec(id=f"t/{tool}", name=tool, agent="t", description="",
+                    input_schema={"type": "object"})
+    call = PlannedCall(call_id="c9", sub_intent_id="s2", tool_id=spec.id, role="core",
+                       args={k: {"value": v, "origin": f"{origin}:{k}"} for k, v in args.items()},
+                       depends_on=[], side_effect=False)
+    return BoundChoice(spec, 0.0, [call], [])
+
+
+def test_a_clause_of_borrowed_values_asks_the_earlier_call_again() -> None:
+    # "I want to book a twin room for 4 nights in Grand Fjord Oslo. Can you find the price
+    # for me?": the second clause's best candidate feeds the first clause's words to a van
+    # rental; the lodging price, so bound, is the first clause's call again.
+    earlier = _choice("lodging_price", {"hotel": "Grand Fjord Oslo", "nights": 4}, "span")
+    earlier.calls[-1]["sub_intent_id"] = "s1"
+    van = _choice("van_price", {"company": "twin room", "kind": "Grand Fjord Oslo", "days": 4},
+                  "elsewhere")
+    lodging = _choice("lodging_price", {"hotel": "Grand Fjord Oslo", "nights": 4}, "elsewhere")
+    choices = [((2.0, 0), van), ((1.5, -1), lodging)]
+    text = "Can you find the price for me?"
+    assert restating_choice(text, van, choices, earlier.calls) is lodging
+    # "... also get the van price": the clause names the other tool's own words.
+    assert restating_choice("Also get the van price", van, choices, earlier.calls) is None
+    # A clause that says a value of its own is asked as said.
+    own = _choice("van_price", {"company": "Hertz", "days": 4}, "span")
+    assert restating_choice(text, own, [((2.0, 0), own), ((1.5, -1), lodging)],
+                            earlier.calls) is None
