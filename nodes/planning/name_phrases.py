@@ -138,3 +138,39 @@ def phrase_after_cue(text: str, param: Param, taken: Sequence[Span]) -> Span | N
             continue
         return Span("phrase", text[start:end], text[start:end], start, end)
     return None
+
+
+def phrase_after_described_noun(
+    text: str, param: Param, taken: Sequence[Span], exclude: AbstractSet[str] = frozenset()
+) -> Span | None:
+    """The lower-case words after "<the tool's own thing> of": "the population of pandas".
+
+    For a text parameter nothing else filled, whose description speaks of a word of the
+    tool's own name (``exclude``; ``estimate_population``: "The species for which population
+    needs to be estimated"): what that thing is of is the value, one to three words up to a
+    stopword, a preposition or punctuation, none inside another value. ("the theory of
+    evolution" for a discovery is the whole: "theory" is no word of the tool's name.)
+    """
+    if param.kind != "string" or param.enum or param.closed or param.identifier:
+        return None
+    nouns = (param.description_words - param.name_words) & exclude
+    for found in re.finditer(r"\b([a-z][a-z\-]+)\s+of\s+(?:the\s+)?", text):
+        if lemmatize(singular(found.group(1))) not in nouns and found.group(1) not in nouns:
+            continue
+        words = list(re.finditer(r"[A-Za-z][\w'\-]*", text[found.end():]))
+        value: list[re.Match[str]] = []
+        for word in words[:3]:
+            said = word.group()
+            if not re.fullmatch(r"[a-z][a-z\-]*", said) or said in STOPWORDS or said in _WEAK \
+                    or said in _PLACE_PREPOSITIONS:
+                break
+            if value and text[found.end() + value[-1].end(): found.end() + word.start()] != " ":
+                break
+            value.append(word)
+        if not value:
+            continue
+        start, end = found.end() + value[0].start(), found.end() + value[-1].end()
+        if any(not (end <= s.start or start >= s.end) for s in taken):
+            continue
+        return Span("phrase", text[start:end], text[start:end], start, end)
+    return None

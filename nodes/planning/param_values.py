@@ -28,7 +28,7 @@ from stores.language.codes import value_as_described
 from stores.language.date_formats import date_as_described as described_date
 from stores.language.date_formats import datetime_as_described, parse_written_date
 from stores.language.date_formats import time_as_described as described_time
-from stores.language.identifiers import singular
+from stores.language.identifiers import singular, split_words
 from stores.language.keywords import lemmatize
 from stores.language.spans_dates import find_dates
 from stores.language.units import convert
@@ -219,6 +219,14 @@ def flag_value(text: str, param: Param) -> bool | None:
     return not (before & _NEGATIONS)
 
 
+# "gas-powered", "coal-fired", "plant-based": a kind said as what a thing runs on or is made
+# from, with the noun after it or not.
+_POWERED_BY = re.compile(
+    r"([a-z]+)-(?:powered|fueled|fuelled|fired|driven|based|operated)(?:\s+[a-z]+)?"
+)
+_KIND_WORDS = frozenset({"type", "kind", "category", "class"})
+
+
 def without_own_noun(value: Any, param: Param) -> Any:
     """A lower-case phrase less the parameter's own noun after it: "single room" for room_type.
 
@@ -228,6 +236,10 @@ def without_own_noun(value: Any, param: Param) -> Any:
     """
     if param.kind != "string" or param.enum or not isinstance(value, str):
         return value
+    compound = _POWERED_BY.fullmatch(value)
+    if compound is not None and {w.lower() for w in split_words(param.name)} & _KIND_WORDS:
+        # "a gas-fueled car" for fuel_type, "gas-powered" for vehicle_type: what it runs on
+        return compound.group(1)
     words = value.split()
     if len(words) >= 2 and words[0].islower() and words[1][:1].isupper() \
             and lemmatize(singular(words[0])) in param.name_words:

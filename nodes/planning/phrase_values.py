@@ -9,12 +9,14 @@ enough, or far ahead of the rest.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from nodes.planning.descriptions import asks_date_form, context_of_value
-from nodes.planning.param_fit import _WEAK, Param, content_words
+from nodes.planning.param_fit import _WEAK, DATE_WORDS, Param, content_words
+from nodes.planning.param_values import stated_default
 from nodes.planning.request_spans import Span
 from nodes.planning.said_forms import TRIP_END_LIFT, trip_end_said
 from stores.language.identifiers import singular, split_words
@@ -239,3 +241,57 @@ def _singular_phrase(phrase: str) -> str:
     head, _, last = phrase.rpartition(" ")
     one = singular(last) if last.islower() else last
     return f"{head} {one}" if head else one
+
+
+# How near in meaning a word must be to a parameter's stated default to be a value of its
+# kind ("red" and 'black': 0.64 with the offline model), and how far ahead of the next word.
+DEFAULT_KIND_SIMILARITY = 0.55
+DEFAULT_KIND_LEAD = 0.2
+
+
+def values_like_default(
+    text: str,
+    atoms: Sequence[tuple[Span, int]],
+    values: dict[str, list[Any]],
+    params: Sequence[Param],
+    similarity: Similarity,
+    exclude: set[str],
+) -> None:
+    """An optional text parameter's value: the word of the kind its stated default shows.
+
+    "Draw a rectangle ... in red" for ``color`` ("Default is 'black'"): the default is one
+    value of the parameter, and the one word of the request near it in meaning, far ahead of
+    every other word, is another. Words of the tool's name, of other values and stopwords are
+    none.
+    """
+    taken = [(span.start, span.end) for span, _ in atoms]
+    said = {str(v).lower() for given in values.values() for v in given}
+    words = [
+        m for m in re.finditer(r"[a-z][a-z\-]{2,}", text)
+        if m.group() not in STOPWORDS and m.group() not in _WEAK
+        and lemmatize(singular(m.group())) not in exclude and m.group() not in said
+        and all(m.end() <= a or m.start() >= b for a, b in taken)
+    ]
+    for param in params:
+        if param.name in values or param.required or param.kind != "string" or param.enum \
+                or param.closed or param.identifier or param.name_words & DATE_WORDS:
+            continue
+        stated, default = stated_default(param.schema)
+        if not stated or not isinstance(default, str) \
+                or not re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)?", default):
+            continue
+        candidates = list(dict.fromkeys(
+            m.group() for m in words
+            if lemmatize(singular(m.group())) not in param.name_words | param.description_words
+        ))
+        if not candidates:
+            continue
+        scores = sorted(zip(similarity(default.lower(), candidates), candidates, strict=True),
+                        reverse=True)
+        best, word = scores[0]
+        runner_up = scores[1][0] if len(scores) > 1 else 0.0
+        if best >= DEFAULT_KIND_SIMILARITY and best - runner_up >= DEFAULT_KIND_LEAD:
+            # "globally" for 'Global', "footballer" for 'Football': the default said in
+            # another form is the default, written as the tool writes it.
+            alike = len(os.path.commonprefix([word, default.lower()])) >= 5
+            values[param.name] = [default if alike else word]

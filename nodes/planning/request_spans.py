@@ -724,6 +724,11 @@ def extract_spans(text: str, *, now: datetime | None = None) -> list[Span]:
         return shared_spans.extract_spans(text, now=now)
     atoms = join_feet_inches(text, join_models(text, _scan_atoms(text, now)))
     atoms = _share_range_year(text, join_regions(text, atoms))
+    # "25 MPG": a unit's abbreviation read into its number is no name of its own as well
+    # ("the 2019 Eredivisie" keeps its name).
+    atoms = [a for a in atoms if a.kind != "name" or not a.text.isupper() or not any(
+        other.kind == "number" and other.start <= a.start and a.end <= other.end
+        for other in atoms)]
     return [_signed(text, span) for span in group_lists(text, atoms)]
 
 

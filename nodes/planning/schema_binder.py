@@ -37,7 +37,11 @@ from nodes.planning.currency_values import currency_values
 from nodes.planning.derived_values import end_of_stay, language_of_the_text, path_of_the_named
 from nodes.planning.descriptions import without_examples
 from nodes.planning.frequency_values import frequency_values
-from nodes.planning.name_phrases import phrase_after_cue, phrase_before_name
+from nodes.planning.name_phrases import (
+    phrase_after_cue,
+    phrase_after_described_noun,
+    phrase_before_name,
+)
 from nodes.planning.named_lists import values_named_in_order
 from nodes.planning.named_values import bind_named_values
 from nodes.planning.object_binding import bind_object_parameters
@@ -60,7 +64,7 @@ from nodes.planning.param_values import (
     with_time_of_day,
     without_own_noun,
 )
-from nodes.planning.phrase_values import Similarity, phrases_by_meaning
+from nodes.planning.phrase_values import Similarity, phrases_by_meaning, values_like_default
 from nodes.planning.place_values import region_of_named_city
 from nodes.planning.request_spans import Span, extract_spans
 from nodes.planning.said_content import bind_named_fields, bind_said_content
@@ -76,7 +80,7 @@ from nodes.planning.value_forms import (
 )
 from nodes.planning.venues import places_for
 from stores.catalog.model import ToolSpec
-from stores.language.codes import zone_can_be
+from stores.language.codes import value_as_described, zone_can_be
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS
 
@@ -256,10 +260,17 @@ def bind_schema(
             continue
         taken = [atoms[i][0] for i in used]
         phrase = phrase_after_cue(text, param, taken)
+        through = phrase is not None and re.search(
+            r"\b(?:in|at|for)\s+(?:(?:the|a|an)\s+)?$", text[: phrase.start]) is not None
+        if (phrase is None or through) and written_form(param.name_words, param.schema) is None \
+                and not param.name_words & DATE_WORDS:
+            # "a single room" for the room type, "of human cell" for the cell type; "a hill
+            # slope in terms of ..." is the hill's, not what follows "in".
+            phrase = phrase_before_name(text, param, taken, exclude) or phrase
         if phrase is None and written_form(param.name_words, param.schema) is None \
                 and not param.name_words & DATE_WORDS:
-            # "a single room" for the room type, "of human cell" for the cell type.
-            phrase = phrase_before_name(text, param, taken, exclude)
+            # "the population of pandas" for "The species for which population is estimated"
+            phrase = phrase_after_described_noun(text, param, taken, exclude)
         if phrase is not None and param.kind == "array":
             # "specializing in criminal law": the items of one list.
             values[param.name] = [[phrase.value, *coordinated_phrases(text, phrase.end)]]
@@ -293,6 +304,8 @@ def bind_schema(
         # basketball player": "basketball" is no season).
         phrases_by_meaning(text, atoms, used, values, free_params, similarity,
                             set(exclude), frozenset(described))
+        # "in red" for a colour whose default is 'black': a word of the default's kind.
+        values_like_default(text, atoms, values, free_params, similarity, set(exclude))
     # "the colour values for navy, purple and maroon": a lower-case value said in a list with
     # others of its kind is one of the values asked for, each another call. Three at least:
     # "medium to oil and change size" joins two clauses, not two values.
@@ -311,8 +324,9 @@ def bind_schema(
     for param in params:
         if param.name in values:
             values[param.name] = [
-                with_time_of_day(text, found, with_range(text, without_own_noun(v, param), param),
-                                 param)
+                _as_described(with_time_of_day(
+                    text, found, with_range(text, without_own_noun(v, param), param), param
+                ), param)
                 for v in values[param.name]
             ]
     _keep_zone_values(values, params)
@@ -404,6 +418,13 @@ def _clock_parts(found: Sequence[Span], params: Sequence[Param]) -> dict[str, in
         return {}
     return {parts["hour"][0].name: int(clock.group(1)),
             parts["minute"][0].name: int(clock.group(2) or 0)}
+
+
+def _as_described(value: Any, param: Param) -> Any:
+    """A phrase written as the description asks ("weather in miami": "Miami, FL")."""
+    if param.kind != "string" or param.enum or not isinstance(value, str):
+        return value
+    return value_as_described(value, str(param.schema.get("description") or "")) or value
 
 
 def _keep_zone_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:

@@ -88,6 +88,12 @@ def choose_pairs(
             ):
                 # An identifier is never a bare value's guess: "account 123456" is no user id.
                 continue
+            if _ASKED_ABOUT.search(text[: span.start]) and span.kind in {"name", "identifier"}:
+                continue  # "How much CO2 is produced by a car": what is asked, no input
+            if span.kind == "number" and _counts_own_things(span, param, own):
+                # "the top three plants" for get_plants_for_slope(num_results): how many of
+                # the tool's own things are asked for
+                cue = max(cue, STRONG_CUE)
             if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5 \
                     and not measures_alike(span, param) and not (
                         # "a table for two": how many, for a count the call needs ("for
@@ -254,6 +260,33 @@ def names_another(span: Span, param: Param, params: Sequence[Param]) -> bool:
     if not words or words <= param.name_words:
         return False
     return any(other is not param and words <= other.name_words for other in params)
+
+
+# What a search's count of results calls them.
+_RESULT_WORDS = frozenset({"result", "item", "record", "entry", "match", "hit"})
+_ASKED_ABOUT = re.compile(r"\bhow\s+(?:much|many)\s+$", re.I)
+
+
+def _counts_own_things(span: Span, param: Param, own: AbstractSet[str]) -> bool:
+    """A number said of the tool's own things, for a parameter that counts.
+
+    "three plants" of ``get_plants_for_slope(num_results)``: an integer whose description
+    says it is a number of things.
+    """
+    word = (span.unit or "").lower()
+    if not word.isalpha() or param.kind != "integer":
+        return False
+    description = str(param.schema.get("description") or "")
+    counted = re.match(r"\s*(?:the\s+)?(?:number|count)\s+of\s+(?:(?:top|the)\s+)?([a-z]+)",
+                       description, re.I)
+    if not describes_count(description) or counted is None:
+        return False
+    # What it counts: results of a search ("The number of top results"), or the things said
+    # ("two histograms" counts no bins: it says how many calls).
+    thing = lemmatize(singular(counted.group(1).lower()))
+    if thing not in _RESULT_WORDS and thing != lemmatize(singular(word)):
+        return False
+    return lemmatize(singular(word)) in own or singular(word) in own
 
 
 def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:

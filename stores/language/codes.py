@@ -228,6 +228,13 @@ def value_as_described(value: str, description: str) -> str | None:
             if len(set(codes)) == 1:
                 return f"{place.group('place').strip()}, {codes[0]}"
         return None
+    if re.fullmatch(r"[a-z][a-z.'-]*(?: [a-z][a-z.'-]*){0,3}", value.strip()) \
+            and _asks_us_state(description):
+        # "weather in miami": a city the user wrote in lower case, written as a name
+        titled = value.strip().title()
+        region = region_of_city(titled)
+        if region is not None:
+            return f"{titled}, {region}"
     if _CITY_ALONE.fullmatch(value.strip()):
         region = region_of_city(value) if _asks_us_state(description) else None
         if region is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from nodes.planning.descriptions import allowed_values
-from nodes.planning.schema_binder import bind_schema
+from nodes.planning.schema_binder import bind_schema, name_words
 from nodes.planning.value_forms import lower_case_lists
 
 
@@ -94,3 +94,122 @@ def test_an_example_said_in_a_list_is_one_of_its_items() -> None:
     sets = bind_schema("the mass of Muon and Electron", PARTICLE).sets
     assert [s["particle"] for s in sets] == ["Muon", "Electron"]
     assert _one("the mass of an Electron", PARTICLE)["particle"] == "Electron"
+
+
+HERD = {"type": "object", "properties": {
+    "animal": {"type": "string",
+               "description": "The animal whose headcount is to be projected."},
+    "region": {"type": "string", "description": "Region."},
+}, "required": ["animal", "region"]}
+
+
+def test_what_the_tools_own_thing_is_of() -> None:
+    # For ``project_headcount``: "headcount" is its own thing, the animal what it is of.
+    values = bind_schema("Project the headcount of wolves in the wild in Norway", HERD,
+                         exclude=name_words("project_headcount"), segment=0).sets[0]
+    assert values["animal"] == "wolves"
+    # A noun that is no word of the tool's name is part of the value, not its cue.
+    theory = bind_schema("Project the headcount of wolves in the wild in Norway", HERD,
+                         exclude=name_words("estimate_population"), segment=0)
+    assert "animal" in theory.missing
+
+
+TREES = {"type": "object", "properties": {
+    "soil_type": {"type": "string", "description": "The type of soil like sandy, loam etc."},
+    "num_results": {"type": "integer", "description": "The number of top results needed."},
+}, "required": ["soil_type", "num_results"]}
+
+
+def test_the_word_before_the_name_and_a_count_of_the_tools_own_things() -> None:
+    # "a clay soil in terms of shade": the soil's kind is said before "soil", not after
+    # "in"; "four trees" counts the results of ``get_trees_for_soil``.
+    values = bind_schema("Which are the top four trees for a clay soil in terms of shade?",
+                         TREES, exclude=name_words("get_trees_for_soil"), segment=0).sets[0]
+    assert values == {"soil_type": "clay", "num_results": 4}
+
+
+EMISSIONS = {"type": "object", "properties": {
+    "km": {"type": "integer", "description": "Distance driven in km."},
+    "engine_type": {"type": "string", "description": "What the engine runs on."},
+}, "required": ["km", "engine_type"]}
+
+
+def test_what_is_asked_is_no_input_and_a_powered_kind_is_what_it_runs_on() -> None:
+    # "How much NOx": what the call answers; "a diesel-powered truck": the engine's kind.
+    def near_powered(query: str, phrases: Any) -> list[float]:
+        """Test-only similarity: a phrase with "powered" is near, the rest far."""
+        return [0.9 if "powered" in p else 0.1 for p in phrases]
+
+    values = bind_schema("How much NOx does a diesel-powered truck emit over 800 km?",
+                         EMISSIONS, similarity=near_powered, segment=0).sets[0]
+    assert values == {"km": 800, "engine_type": "diesel"}
+
+
+def test_a_unit_read_into_its_number_is_no_name() -> None:
+    from nodes.planning.request_spans import extract_spans
+
+    assert [s.kind for s in extract_spans("a range of 40 MPG ?")] == ["number"]
+
+
+SHAPE = {"type": "object", "properties": {
+    "side": {"type": "integer", "description": "Side of the square."},
+    "fill": {"type": "string", "description": "Fill of the square. Default is 'white'."},
+}, "required": ["side"]}
+
+
+def _kinds(query: str, phrases: Any) -> list[float]:
+    """Test-only similarity: colours near each other, every other word far."""
+    colours = {"white", "green", "blue"}
+    return [0.8 if query in colours and p in colours else 0.1 for p in phrases]
+
+
+def test_an_optional_value_of_the_kind_its_default_shows() -> None:
+    values = bind_schema("Paint a square with a side of 4 in green", SHAPE,
+                         similarity=_kinds, segment=0).sets[0]
+    assert values == {"side": 4, "fill": "green"}
+    plain = bind_schema("Paint a square with a side of 4 please", SHAPE,
+                        similarity=_kinds, segment=0).sets[0]
+    assert plain == {"side": 4}
+
+
+def test_the_default_said_in_another_form_is_the_default() -> None:
+    scope = {"type": "object", "properties": {
+        "game": {"type": "string", "description": "The game."},
+        "scope": {"type": "string", "description": "Where. Default is 'Worldwide'."},
+    }, "required": ["game"]}
+
+    def near(query: str, phrases: Any) -> list[float]:
+        """Test-only similarity: 'worldwidely' is near the default, the rest far."""
+        return [0.9 if p == "worldwidely" else 0.1 for p in phrases]
+
+    values = bind_schema("the top score in 'Tetris' worldwidely", scope, similarity=near,
+                         segment=0).sets[0]
+    assert values == {"game": "Tetris", "scope": "Worldwide"}
+
+
+def test_a_count_of_calls_is_no_count_of_results() -> None:
+    schema = {"type": "object", "properties": {
+        "values": {"type": "array", "items": {"type": "integer"}, "description": "Data."},
+        "bins": {"type": "integer", "description": "The number of bins."},
+    }, "required": ["values"]}
+    values = bind_schema("Draw two charts of [4, 8, 9] and [1, 2, 3]", schema,
+                         exclude=name_words("draw_chart"), segment=0).sets[0]
+    assert "bins" not in values
+
+
+def test_a_city_said_in_lower_case_is_written_as_the_description_asks() -> None:
+    from stores.language.codes import value_as_described
+
+    described = "The city and state, such as 'Dallas, TX'."
+    assert value_as_described("seattle", described) == "Seattle, WA"
+    assert value_as_described("the", described) is None
+
+    def near_city(query: str, phrases: Any) -> list[float]:
+        """Test-only similarity: 'seattle' is near the location, the rest far."""
+        return [0.9 if p == "seattle" else 0.0 for p in phrases]
+
+    schema = {"type": "object", "properties": {
+        "location": {"type": "string", "description": described},
+    }, "required": ["location"]}
+    sets = bind_schema("forecast for seattle", schema, similarity=near_city, segment=0).sets
+    assert sets[0]["location"] == "Seattle, WA"
