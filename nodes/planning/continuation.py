@@ -162,3 +162,29 @@ def add_named_argument(
     host["args"].update(new)
     draft.decide(sub["id"], "covered", tool=spec.id, completes=host["call_id"])
     return True
+
+
+_SAID_SAME = re.compile(r"\b(?:the\s+same|likewise)\b", re.I)
+
+
+def inherit_said_same(draft: PlanDraft, sub: SubIntent, core: PlannedCall) -> None:
+    """Keep the earlier call's values in a clause that says "the same" of the same read.
+
+    "... vegan restaurants in Los Angeles open until at least 22:00, and then do the same for
+    San Francisco": the second clause calls the first one's tool with a place of its own;
+    what it does not say itself (the closing hour) stays as the first call had it, as
+    :func:`continue_earlier_read` keeps it for a clause that names no operation. Reads only:
+    a write is never extended on such evidence.
+    """
+    if core.get("side_effect", True) or not _SAID_SAME.search(sub["text"]):
+        return
+    earlier = [c for c in draft.calls if c["role"] == "core" and c["tool_id"] == core["tool_id"]
+               and c["sub_intent_id"] != sub["id"]]
+    if not earlier:
+        return
+    for param, source in earlier[-1]["args"].items():
+        mine = core["args"].get(param)
+        if "from_call" not in source and (mine is None or borrowed(mine)):
+            inherited = source.copy()
+            inherited["origin"] = "elsewhere:continued"
+            core["args"][param] = inherited

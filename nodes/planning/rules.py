@@ -50,6 +50,7 @@ from nodes.planning.continuation import (
     add_named_argument,
     complete_earlier_read,
     continue_earlier_read,
+    inherit_said_same,
 )
 from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
@@ -252,6 +253,7 @@ class RulePlanner:
                                       self._bind_for(draft))
         choice = self._chosen_on(draft, sub, choice) if rest is not None else choice
         keep_said_order(choice.calls[-1], draft.calls)
+        inherit_said_same(draft, sub, choice.calls[-1])
         follow_said_steps(sub, choice.calls[-1], draft)
         cores = []
         for core in merge_restated_sets(self._repeated_cores(sub, choice.calls[-1])):

@@ -8,6 +8,8 @@
   one tool names the other one, which the user asked for by name.
 - "... Can you find the price for me?" after a clause that gave every value: of the
   candidates fed those borrowed values, the one that is the earlier call again.
+- "... and then do the same cafe search for Bergen": the earlier read's values the clause
+  does not say itself stay as they were.
 
 Tools and requests are written here.
 """
@@ -121,3 +123,40 @@ def test_a_clause_of_borrowed_values_asks_the_earlier_call_again() -> None:
     own = _choice("van_price", {"company": "Hertz", "days": 4}, "span")
     assert restating_choice(text, own, [((2.0, 0), own), ((1.5, -1), lodging)],
                             earlier.calls) is None
+
+
+CAFES = {"name": "cafe_finder.find_nearby",
+         "description": "Find cafes in a city that are open until a given hour.",
+         "input_schema": {"type": "object", "properties": {
+             "city": {"type": "string", "description": "The city."},
+             "open_until": {"type": "integer",
+                            "description": "The hour, 0-23, the cafe stays open until."},
+         }, "required": ["city"]}}
+
+
+def _core_args(request: str, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    catalog = Catalog()
+    for tool in tools:
+        catalog.add_raw_tool({**tool, "agent": "t", "side_effect": False,
+                              "environment": "test"}, source="test")
+    lexicon = Lexicon.default()
+    intent = RuleIntentParser(lexicon).parse(request)
+    candidates: dict[str, list[Any]] = {
+        sub["id"]: [{"tool_id": t, "agent": "t", "score": 1.0, "call_name": ""}
+                    for t in catalog.tools]
+        for sub in intent["sub_intents"]
+    }
+    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
+                          Context())
+    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
+    return [{k: v.get("value") for k, v in c["args"].items()}
+            for c in draft.calls if c["role"] == "core"]
+
+
+def test_a_clause_that_says_the_same_keeps_the_earlier_values() -> None:
+    request = ("Can you help me find cafes in Oslo that are open until at least 22:00, "
+               "and then do the same cafe search for Bergen and Tromso?")
+    assert _core_args(request, [CAFES]) == [
+        {"city": "Oslo", "open_until": 22}, {"city": "Bergen", "open_until": 22},
+        {"city": "Tromso", "open_until": 22},
+    ]
