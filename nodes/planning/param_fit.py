@@ -349,6 +349,8 @@ def type_fit(span: Span, param: Param) -> float:
             # "showtime", "birthdate": one word of a name that ends in when it is
             or any(len(w) > 5 and w.endswith(("time", "date")) for w in param.name_words)
         )
+        if dated and span.kind in {"name", "identifier"} and asks_date_form(param.schema):
+            return 0.0  # "Format: yyyy-mm-dd" takes no "Fender Stratocaster"
         if dated and span.kind not in {"date", "time", "datetime", "keyvalue", "quoted"}:
             return 0.3
         if not dated and is_relative_day(span):

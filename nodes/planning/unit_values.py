@@ -31,7 +31,7 @@ _ASKED_UNIT = re.compile(
 _WORD_AFTER_NUMBER = re.compile(r"[\d.,]+\s*([A-Za-z]+)$")
 
 
-def _is_unit_param(param: Param) -> bool:
+def is_unit_param(param: Param) -> bool:
     """A free-text parameter named for a unit whose examples, if any, are units."""
     if param.kind != "string" or param.enum or "unit" not in param.name_words:
         return False
@@ -92,7 +92,7 @@ def unit_parameter_values(
 ) -> None:
     """Fill each unbound unit parameter with the unit the request asks in or measures in."""
     for param in params:
-        if param.name in values or not _is_unit_param(param):
+        if param.name in values or not is_unit_param(param):
             continue
         # The unit to convert from is the one measured in; the unit to convert to is asked.
         first = param.name.lower().split("_")[0]
@@ -116,7 +116,7 @@ def unit_pair_values(
     values named (both named, both parameters would take both). A unit the examples name is
     written as they write it.
     """
-    pair = [p for p in params if p.name not in values and _is_unit_param(p)
+    pair = [p for p in params if p.name not in values and is_unit_param(p)
             and p.name.lower().split("_")[0] in {"from", "to"}]
     if sorted(p.name.lower().split("_")[0] for p in pair) != ["from", "to"]:
         return

@@ -26,11 +26,13 @@ from nodes.planning.param_fit import (
     type_fit,
 )
 from nodes.planning.request_spans import Span, context_words
+from nodes.planning.unit_values import is_unit_param
 from nodes.planning.value_cues import head_word, series_position
 from nodes.planning.venues import place_cue_after_venue, places_after_venues
 from stores.language.codes import codes_of
 from stores.language.identifiers import identifier_base, singular, split_words
 from stores.language.keywords import lemmatize
+from stores.language.units import unit_of
 
 __all__ = ["NUMBER_GUESS_CUE", "choose_pairs", "names_another", "plain_values"]
 
@@ -88,6 +90,8 @@ def choose_pairs(
             ):
                 # An identifier is never a bare value's guess: "account 123456" is no user id.
                 continue
+            if is_unit_param(param) and unit_of(span.text.strip("'\"")) is None:
+                continue  # "Glucose (C6H12O6) in grams/mole": a unit takes a unit's name
             if _ASKED_ABOUT.search(text[: span.start]) and span.kind in {"name", "identifier"}:
                 continue  # "How much CO2 is produced by a car": what is asked, no input
             if span.kind == "number" and _counts_own_things(span, param, own):

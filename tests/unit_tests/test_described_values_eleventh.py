@@ -213,3 +213,22 @@ def test_a_city_said_in_lower_case_is_written_as_the_description_asks() -> None:
     }, "required": ["location"]}
     sets = bind_schema("forecast for seattle", schema, similarity=near_city, segment=0).sets
     assert sets[0]["location"] == "Seattle, WA"
+
+
+def test_a_unit_parameter_takes_a_units_name_only() -> None:
+    schema = {"type": "object", "properties": {
+        "formula": {"type": "string", "description": "The formula of the compound."},
+        "to_unit": {"type": "string", "description": "The unit of the result."},
+    }, "required": ["formula", "to_unit"]}
+    values = _one("The molar mass of NaCl (Salt) in 'kilograms/mole'", schema)
+    assert values["to_unit"] == "kilograms/mole"
+
+
+def test_a_formatted_date_takes_no_name() -> None:
+    schema = {"type": "object", "properties": {
+        "company": {"type": "string", "description": "Name of the company."},
+        "date": {"type": "string", "description": "The day. Format: yyyy-mm-dd."},
+    }, "required": ["company", "date"]}
+    binding = bind_schema("the price of a Gibson Les Paul in Cherry Sunburst", schema,
+                          segment=0)
+    assert "date" in binding.missing
