@@ -422,8 +422,9 @@ def _clock_parts(found: Sequence[Span], params: Sequence[Param]) -> dict[str, in
 
 def _as_described(value: Any, param: Param) -> Any:
     """A phrase written as the description asks ("weather in miami": "Miami, FL")."""
-    if param.kind != "string" or param.enum or not isinstance(value, str):
-        return value
+    if param.kind != "string" or param.enum or not isinstance(value, str) \
+            or value in param.allowed:
+        return value  # a value the description lists is written as it lists it
     return value_as_described(value, str(param.schema.get("description") or "")) or value
 
 

@@ -198,6 +198,13 @@ def zone_can_be(value: str, description: str) -> bool:
     return timezone_of_place(written.split(",")[0].strip()) is not None
 
 
+def _is_zone_name(value: str) -> bool:
+    """Whether a value is an IANA zone's name already ("UTC", "GMT"), no place to look up."""
+    import zoneinfo
+
+    return value.strip() in zoneinfo.available_timezones()
+
+
 def value_as_described(value: str, description: str) -> str | None:
     """A name written the way a parameter's description asks for it, or None if unchanged.
 
@@ -212,7 +219,7 @@ def value_as_described(value: str, description: str) -> str | None:
     """
     if not description or not value.strip():
         return None
-    if _asks_zone(description) and "/" not in value:
+    if _asks_zone(description) and "/" not in value and not _is_zone_name(value):
         # "Tokyo" is "Asia/Tokyo" for "IANA timezone name (e.g., 'America/New_York')".
         zone = timezone_of_place(value.split(",")[0].strip())
         if zone is not None:

@@ -232,3 +232,11 @@ def test_a_formatted_date_takes_no_name() -> None:
     binding = bind_schema("the price of a Gibson Les Paul in Cherry Sunburst", schema,
                           segment=0)
     assert "date" in binding.missing
+
+
+def test_a_zone_said_by_its_name_stays_that_zone() -> None:
+    from stores.language.codes import value_as_described
+
+    described = "IANA timezone name (e.g., 'Asia/Tokyo'). Use 'UTC' if none is given."
+    assert value_as_described("UTC", described) is None  # no town called UTC
+    assert value_as_described("Lisbon", described) == "Europe/Lisbon"
