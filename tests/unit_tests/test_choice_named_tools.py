@@ -73,9 +73,10 @@ TOOLS = [
 ]
 
 
-def _core_tools(request: str) -> list[str]:
+def _cores(request: str, tools: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The core calls the rule planner makes for ``request``: (tool name, argument values)."""
     catalog = Catalog()
-    for tool in TOOLS:
+    for tool in tools:
         catalog.add_raw_tool({**tool, "agent": "t", "side_effect": False,
                               "environment": "test"}, source="test")
     lexicon = Lexicon.default()
@@ -88,7 +89,12 @@ def _core_tools(request: str) -> list[str]:
     planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
                           Context())
     draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
-    return [catalog.tools[c["tool_id"]].name for c in draft.calls if c["role"] == "core"]
+    return [(catalog.tools[c["tool_id"]].name, {k: v.get("value") for k, v in c["args"].items()})
+            for c in draft.calls if c["role"] == "core"]
+
+
+def _core_tools(request: str) -> list[str]:
+    return [name for name, _ in _cores(request, TOOLS)]
 
 
 def test_the_tool_the_user_names_is_the_one_called() -> None:
@@ -135,22 +141,7 @@ CAFES = {"name": "cafe_finder.find_nearby",
 
 
 def _core_args(request: str, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    catalog = Catalog()
-    for tool in tools:
-        catalog.add_raw_tool({**tool, "agent": "t", "side_effect": False,
-                              "environment": "test"}, source="test")
-    lexicon = Lexicon.default()
-    intent = RuleIntentParser(lexicon).parse(request)
-    candidates: dict[str, list[Any]] = {
-        sub["id"]: [{"tool_id": t, "agent": "t", "score": 1.0, "call_name": ""}
-                    for t in catalog.tools]
-        for sub in intent["sub_intents"]
-    }
-    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
-                          Context())
-    draft = planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
-    return [{k: v.get("value") for k, v in c["args"].items()}
-            for c in draft.calls if c["role"] == "core"]
+    return [args for _, args in _cores(request, tools)]
 
 
 def test_a_clause_that_says_the_same_keeps_the_earlier_values() -> None:
