@@ -199,10 +199,14 @@ def zone_can_be(value: str, description: str) -> bool:
 
 
 def _is_zone_name(value: str) -> bool:
-    """Whether a value is an IANA zone's name already ("UTC", "GMT"), no place to look up."""
+    """Whether a value is an IANA zone's abbreviation already ("UTC", "GMT"), no place.
+
+    A country's own name that tzdata keeps as an old alias ("Japan", "Singapore") is still
+    the place, written as its zone ("Asia/Tokyo").
+    """
     import zoneinfo
 
-    return value.strip() in zoneinfo.available_timezones()
+    return value.strip().isupper() and value.strip() in zoneinfo.available_timezones()
 
 
 def value_as_described(value: str, description: str) -> str | None:

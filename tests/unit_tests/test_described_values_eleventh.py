@@ -240,3 +240,11 @@ def test_a_zone_said_by_its_name_stays_that_zone() -> None:
     described = "IANA timezone name (e.g., 'Asia/Tokyo'). Use 'UTC' if none is given."
     assert value_as_described("UTC", described) is None  # no town called UTC
     assert value_as_described("Lisbon", described) == "Europe/Lisbon"
+
+
+def test_a_country_tzdata_keeps_as_an_alias_is_still_a_place() -> None:
+    from stores.language.codes import value_as_described
+
+    described = "IANA timezone name (e.g., 'Asia/Tokyo'). Use 'UTC' if none is given."
+    assert value_as_described("Japan", described) == "Asia/Tokyo"
+    assert value_as_described("GMT", described) is None
