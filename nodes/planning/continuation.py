@@ -66,12 +66,7 @@ def continue_earlier_read(
     )):
         return None
     core = calls[-1]
-    for param, source in earlier["args"].items():
-        mine = core["args"].get(param)
-        if "from_call" not in source and (mine is None or borrowed(mine)):
-            inherited = source.copy()
-            inherited["origin"] = "elsewhere:continued"
-            core["args"][param] = inherited
+    _keep_earlier_values(earlier, core)
     if any(param not in core["args"] for param in missing):
         return None
     return spec, calls
@@ -180,9 +175,13 @@ def inherit_said_same(draft: PlanDraft, sub: SubIntent, core: PlannedCall) -> No
         return
     earlier = [c for c in draft.calls if c["role"] == "core" and c["tool_id"] == core["tool_id"]
                and c["sub_intent_id"] != sub["id"]]
-    if not earlier:
-        return
-    for param, source in earlier[-1]["args"].items():
+    if earlier:
+        _keep_earlier_values(earlier[-1], core)
+
+
+def _keep_earlier_values(earlier: PlannedCall, core: PlannedCall) -> None:
+    """Give ``core`` the earlier call's literal values it does not say itself (in place)."""
+    for param, source in earlier["args"].items():
         mine = core["args"].get(param)
         if "from_call" not in source and (mine is None or borrowed(mine)):
             inherited = source.copy()

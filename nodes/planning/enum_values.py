@@ -186,14 +186,17 @@ def enum_mentions(
     for start, option in partial:
         word = re.match(r"[a-z0-9]+", lowered[start:])
         end = start + (len(word.group()) if word else 0)
-        beside = re.compile(r"[\s\-]+$|^[\s\-]+")
-        if not any(beside.fullmatch(lowered[e:start]) or beside.fullmatch(lowered[end:s])
+        if not any(_BESIDE.fullmatch(lowered[e:start]) or _BESIDE.fullmatch(lowered[end:s])
                    for s, e, _ in found):
             found.append((start, end, option))
     # "like new" names "Like New", not "New" as well: a value inside a longer one said is not.
     said = [(start, end, option) for start, end, option in found
             if not any(s <= start and end <= e and e - s > end - start for s, e, _ in found)]
     return list(dict.fromkeys(option for _, _, option in sorted(said)))
+
+
+# Only spaces or hyphens between two words: "fiction section", "fiction-section".
+_BESIDE = re.compile(r"[\s\-]+$|^[\s\-]+")
 
 
 def _distinctive_word_hits(

@@ -204,9 +204,7 @@ def _is_zone_name(value: str) -> bool:
     A country's own name that tzdata keeps as an old alias ("Japan", "Singapore") is still
     the place, written as its zone ("Asia/Tokyo").
     """
-    import zoneinfo
-
-    return value.strip().isupper() and value.strip() in zoneinfo.available_timezones()
+    return value.strip().isupper() and value.strip() in _zone_names()
 
 
 def value_as_described(value: str, description: str) -> str | None:
