@@ -76,6 +76,7 @@ _WISH = re.compile(
 )
 # An opening phrase before the subject: "At the start, it ...", "Suddenly, the driver ...".
 _PREPOSITION_ALTERNATIVES = "|".join(sorted(PREPOSITIONS))
+_INTO_ALTERNATIVES = "|".join(sorted(PREPOSITIONS | {"into"}))
 _OPENING = re.compile(rf"^(?:(?:\w+ly)|(?:{_PREPOSITION_ALTERNATIVES})\b[^,]{{0,60}}),\s*", re.I)
 
 
@@ -180,6 +181,12 @@ def _split_sentences(text: str) -> list[str]:
             r"\s+[a-z]", text[match.end() :]
         ):
             continue
+        if match.group() in {"?", "!"} and re.match(
+            rf"\s+(?:{_INTO_ALTERNATIVES})\s", text[match.end() :]
+        ):
+            # "Translate Hello, how are you? from English to French": a question passed on,
+            # and the sentence goes on in lower case with a preposition
+            continue
         pieces.append(candidate)
         start = match.end()
     pieces.append(text[start:])
@@ -191,6 +198,31 @@ _QUESTION_WORDS = frozenset({"what", "what's", "which", "who", "whom", "whose", 
 _NOT_VERBS = PREPOSITIONS | DETERMINERS | _QUESTION_WORDS | frozenset(
     "i you he she it we they me us him them there here is are was were be".split()
 )
+
+
+# Words passed on as they are follow: "saying ...", "the sentence ...".
+_PASSING_ON = re.compile(
+    r"\b(?:saying|that\s+says|which\s+says|stating)\s+\S"
+    r"|(?<![\w-])(?:the|this|following)\s+(?:sentence|phrase|text|message|quote|words"
+    r"|statement)(?:\s*:)?\s+(?!(?:of|to|for|in|on|at|and|is|are|was|as|that|which|from|by"
+    r"|with|into|below|above|here|there)\b)\S",
+    re.I,
+)
+
+
+def _passes_on(head: str, rest: str) -> bool:
+    """Whether a comma falls inside words passed on as they are, not between two steps.
+
+    After a marker of passed-on words ("saying", "the sentence") the words run
+    on past a comma ("saying Just landed in Tokyo, see you all soon!"); and a question
+    whose question mark the sentence goes on after, in lower case ("Translate Hello, how
+    are you? from English to French"), is a question passed on, not the user's own.
+    """
+    if _PASSING_ON.search(head):
+        return True
+    return _starts_with_question(rest) and re.search(
+        rf"\?\s+(?:{_INTO_ALTERNATIVES})\s", rest
+    ) is not None
 
 
 def _leading_words(text: str) -> list[str]:
@@ -447,6 +479,8 @@ class ClauseSplitter:
         for match in _WEAK_SPLIT.finditer(clause):
             rest = clause[match.end() :]
             head = clause[start : match.start()]
+            if match.group().strip().startswith(",") and _passes_on(head, rest):
+                continue  # "Post a tweet saying Just landed in Tokyo, see you all soon!"
             if (
                 not prefix
                 and not self._names_operation(head)

@@ -36,7 +36,7 @@ from rapidfuzz import fuzz
 
 from nodes.planning.param_fit import describe_params
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
-from stores.language.keywords import tokenize
+from stores.language.keywords import same_root, tokenize
 from stores.retrieval.embeddings import Embedder
 
 NAME_WEIGHT = 1.0
@@ -128,6 +128,8 @@ def _matches(word: str, targets: Iterable[str]) -> bool:
             and len(longer) <= 3 * len(shorter)
         ):
             return True  # "contrib" is short for "contribution", "prob" for "probability"
+        if same_root(word, target):
+            return True  # "translate" and "translation", "reserve" and "reservation"
     return False
 
 

@@ -102,6 +102,8 @@ _MONTH_DATE = re.compile(
     r"\b\d{4}\s+(?:" + "|".join(_MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"  # 2023 April 4th
     r"|\b(?:" + "|".join(_MONTHS) + r")(?:\.\s*|\.?\s+)\d{1,2}(?:st|nd|rd|th)?"
     r"(?:(?:,\s*|\s+)\d{4})?\b"  # "March 11, 2022", "Jun.20,2023"
+    r"|\b(?:" + "|".join(m for m in _MONTHS[:12] if m != "may") + r")\d{1,2}(?:st|nd|rd|th)?"
+    r"(?:(?:,\s*|\s+)\d{4})?\b"  # "June01 2023": the day written on to the month's name
     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\.?"
     r"(?:(?:,\s*|\s+)\d{4})?\b",  # "15th October 2023", "15th October,2023"
     re.I,
@@ -116,7 +118,7 @@ _RELATIVE_DAY = re.compile(
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b"
     # "today April 25th 2023": the date written out is the day; the word only says it.
     r"(?![\s,]+(?:the\s+)?(?:\d{4}-|\d{1,2}/|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
-    + "|".join(_MONTHS) + r")\b|(?:" + "|".join(_MONTHS) + r")\b))",
+    + "|".join(_MONTHS) + r")\b|(?:" + "|".join(_MONTHS) + r")(?:\b|\d)))",
     re.I,
 )
 _TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)

@@ -29,7 +29,8 @@ from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
 # introduces ("title", "name").
 _CONTENT_NAMES = frozenset(
     """text message msg content body note comment prompt query q keyword keywords term search
-    description caption task status question sentence phrase memo topic""".split()
+    description caption task status question sentence phrase memo topic command cmd
+    script""".split()
 )
 TITLE_NAMES = frozenset("title name subject heading label".split())
 
@@ -42,7 +43,15 @@ _SPEECH = re.compile(
     # "tell her the report is attached": to another, the words follow without "that"
     r"|(?i:tell|inform)\s+(?:him|her|them|[A-Z][\w'\-]*)(?=\s+(?!(?:that|to|about)\b)[a-z])"
     r"|(?i:let)\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+know\s+(?:that\s+)?"
-    r"|(?:note|memo)\s+(?:to|that)"
+    r"|(?:note|memo)\s+(?:to|that)(?!\s+(?:says|reads)\b)"
+    # "the sentiment of the sentence I loved it", "run the command ls -la": a word for
+    # passed-on words, then the words themselves
+    r"|(?<![\w-])(?:the|this|following)\s+(?:sentence|phrase|text|message|quote|words"
+    r"|statement|command|query|prompt)(?:\s*:)?(?=\s+(?!(?:of|to|for|in|on|at|and|is|are|was"
+    r"|as|that|which|from|by|with|into|below|above|here|there)\b)[\w'\"“‘-])"
+    # "Ask the assistant what the capital of Peru is": the question, with its question word
+    r"|(?i:ask)\s+(?:the\s+)?[a-z]+(?=\s+(?:what|who|whom|where|when|why|how|which|whether"
+    r"|if)\b)"
     r")\s+",
 )
 # "a timer called eggs"; "label it gym", "Call it focus.": the thing named by a pronoun.
@@ -77,6 +86,12 @@ _FIND = re.compile(
     r"^\s*(?:(?:please|can\s+you|could\s+you|would\s+you)\s+)*"
     r"(?:find|show|get|give|list|fetch)\s+(?:me\s+|us\s+)?"
     r"(?:(?:some|the|a|an|all|any|all\s+the)\s+)?(?!(?:me|us)\b)(?=[A-Za-z])",
+    re.I,
+)
+# "an image of ...", "a short poem about ...": the tool's own thing and what it is of.
+_OWN_OF = re.compile(
+    r"(?:a|an|the|some)\s+(?:[a-z]+\s+)?([a-z]+)\s+"
+    r"(?:of|about|showing|depicting|featuring|describing)\s+(?=[\w'\"“‘])",
     re.I,
 )
 # Where a search's words end before what is said about the results: how they are sorted,
@@ -137,6 +152,12 @@ def said_content(
             re.I,
         ):
             found.append((first.end(), content, None))
+        elif first is not None and first.group(1).lower() in verbs:
+            # "Generate an image of a cat riding a bicycle": the tool's own thing, then what
+            # it is of
+            own = _OWN_OF.match(text, first.end())
+            if own is not None and singular(own.group(1).lower()) in verbs:
+                found.append((own.end(), content, _OWN_OF))
     if not found:
         return None
     start, takers, marker = min(found, key=lambda item: item[0])

@@ -56,7 +56,7 @@ _ENGLISH_DATE = re.compile(
     | (?P<mdy>\d{{1,2}}(?P<sep>[-/.])\d{{1,2}}(?P=sep){_YEAR})(?![\w/-])
     | (?P<md>0\d/\d\d?|\d\d?/0\d)(?![\w/.])
     | (?P<words>
-        {_MONTH}(?:(?<=\.)\s*|\s+){_DAY}(?:(?:,?\s+|,){_YEAR})?(?![\w:])
+        {_MONTH}(?:(?<=\.)\s*|\s+|(?<=[a-z])(?=\d)){_DAY}(?:(?:,?\s+|,){_YEAR})?(?![\w:])
       | (?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?(?![\w:])
       | (?:(?:next|this|last|coming)\s+)?{_WEEKDAY}
       | the\s+day\s+(?:after\s+tomorrow|before\s+yesterday)
@@ -230,6 +230,7 @@ def _find_english_dates(text: str, now: datetime) -> list[DateHit]:
             value = _next_occurrence(now.date(), month, day)
         else:
             words = re.sub(r"^the\s+", "", raw, flags=re.IGNORECASE)
+            words = re.sub(r"^([a-z]+)(?=\d)", r"\1 ", words, flags=re.IGNORECASE)  # "June01"
             value = _parse_words(words.replace("coming ", "next "), now.date())
             if _MONTH_DAY_NO_YEAR.fullmatch(raw):
                 yearless.add(match.start())
@@ -260,7 +261,8 @@ def _absorb_weekdays(text: str, hits: list[DateHit]) -> list[DateHit]:
 
 # "April 3rd to April 5th 2023": the first date takes the year written with the second.
 _MONTH_DAY_NO_YEAR = re.compile(
-    rf"(?:the\s+)?(?:{_MONTH}(?:(?<=\.)\s*|\s+){_DAY}|{_DAY}\s+(?:of\s+)?{_MONTH})",
+    rf"(?:the\s+)?(?:{_MONTH}(?:(?<=\.)\s*|\s+|(?<=[a-z])(?=\d)){_DAY}"
+    rf"|{_DAY}\s+(?:of\s+)?{_MONTH})",
     re.IGNORECASE,
 )
 _RANGE_GLUE = re.compile(r"\s*(?:to|until|till|through|thru|and|&|-|–|—)\s*", re.IGNORECASE)
