@@ -252,3 +252,24 @@ def example_shapes(description: str) -> frozenset[str]:
 
 
 _EXAMPLE_WORDS = frozenset({"eg", "e.g", "ie", "i.e", "example", "examples", "such", "as", "like"})
+
+
+_DELIMITED = re.compile(
+    r"\bcomma[- ]?(?:separated|delimited)\b|\b(?:separated|delimited)\s+(?:by\s+|with\s+)?"
+    r"(?:a\s+)?commas?\b",
+    re.I,
+)
+_DELIMITED_EXAMPLE = re.compile(r"['\"`]\s*[\w\-]+(,\s*)[\w\-]+")
+
+
+def list_delimiter(description: str) -> str | None:
+    """The delimiter of a text parameter that carries a list, or None for one value.
+
+    "Comma-separated list of cuisines, e.g. 'thai,indian'": several values said ("Italian
+    and Mexican") are one value joined by commas, written as the example writes them
+    (without a space here; ", " when the example has one or there is none).
+    """
+    if not _DELIMITED.search(description):
+        return None
+    example = _DELIMITED_EXAMPLE.search(description)
+    return example.group(1) if example is not None else ", "

@@ -177,7 +177,8 @@ _STREET_ADDRESS = re.compile(
     # "my house located at 123 main street": written in lower case, the street's word whole
     r"|(?:(?!(?:the|a|an|of|per|down|up|along|on|in|to|from|by|and|or|my|our|your)\b)"
     r"[a-z][a-z'\-]*\s+){1,3}(?:street|avenue|road|boulevard|lane|drive|parkway|highway)\b)"
-    r"(?:,\s*(?:[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*){0,3}(?:\s+\d{5}(?:-\d{4})?)?"
+    # (", I can wait 10 minutes": the speaker, no part of the address)
+    r"(?:,\s*(?:(?!I\b|I')[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*){0,3}(?:\s+\d{5}(?:-\d{4})?)?"
     r"|\d{5}(?:-\d{4})?))*"
 )
 # Digits written as a code: grouped by hyphens ("1-523-1713-5704"), or with a leading zero

@@ -35,7 +35,7 @@ from nodes.planning.argument_sets import (
 from nodes.planning.array_values import bind_arrays
 from nodes.planning.currency_values import currency_values
 from nodes.planning.derived_values import end_of_stay, language_of_the_text, path_of_the_named
-from nodes.planning.descriptions import without_examples
+from nodes.planning.descriptions import list_delimiter, without_examples
 from nodes.planning.frequency_values import frequency_values
 from nodes.planning.name_phrases import (
     phrase_after_cue,
@@ -337,6 +337,7 @@ def bind_schema(
     language_of_the_text(params, values, evidence)
     # "Create a directory called backups in /srv": the directory is /srv/backups.
     path_of_the_named(text, params, values)
+    _join_delimited(values, params)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)
     sets = _argument_sets(values, crossed)
@@ -356,6 +357,22 @@ def bind_schema(
         sets = repeated_sets(text, sets, bind_stretch, keep=keep, strongest=segment) or sets
     one_parameter_per_value(sets, found)
     return Binding(sets=sets, missing=missing, evidence=evidence)
+
+
+def _join_delimited(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Several values of a text parameter that carries a delimited list are one value.
+
+    "Find Italian and Mexican restaurants" for a cuisine described as a "comma-separated
+    list": one call with "Italian,Mexican" (:func:`~nodes.planning.descriptions.list_delimiter`),
+    not a call per cuisine.
+    """
+    for param in params:
+        given = values.get(param.name)
+        if param.kind != "string" or param.enum or not given or len(given) < 2:
+            continue
+        delimiter = list_delimiter(str(param.schema.get("description") or ""))
+        if delimiter is not None and all(isinstance(v, str) for v in given):
+            values[param.name] = [delimiter.join(dict.fromkeys(given))]
 
 
 # How near in meaning a kind must be to the parameter's name ("horror" and genre: 0.43;

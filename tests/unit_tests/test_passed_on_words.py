@@ -122,3 +122,27 @@ def test_a_day_written_on_to_its_months_name_is_the_date_that_restates_tomorrow(
     assert [h.value for h in find_dates("tomorrow, June01 2023", moment)] == [
         "2026-11-30", "2023-06-01"
     ]
+
+
+def test_a_text_parameter_of_a_comma_separated_list_takes_the_values_said_as_one() -> None:
+    restaurants = schema(
+        ["location", "cuisine"], location=STR,
+        cuisine={**STR, "description": "Comma-separated list of cuisines, e.g. 'thai,indian'"},
+    )
+    calls = _planned("Find Italian and Mexican restaurants in Austin", "search_restaurants",
+                     "Search restaurants.", restaurants, default_embedder())
+    assert calls == [{"location": "Austin", "cuisine": "Italian,Mexican"}]
+    # without the description's word for a list, each cuisine is a search of its own
+    plain = schema(["location", "cuisine"], location=STR, cuisine=STR)
+    calls = _planned("Find Italian and Mexican restaurants in Austin", "search_restaurants",
+                     "Search restaurants.", plain, default_embedder())
+    assert sorted(c["cuisine"] for c in calls) == ["Italian", "Mexican"]
+
+
+def test_the_speaker_after_an_address_is_no_part_of_it() -> None:
+    names = [s.value for s in extract_spans(
+        "Order an Uber Plus ride from 2150 Shattuck Ave, Berkeley, CA, I can wait 10 minutes")
+        if s.kind == "name"]
+    assert "2150 Shattuck Ave, Berkeley, CA" in names
+    assert [s.value for s in extract_spans("ship to 2020 Addison Street, Berkeley, CA, USA")
+            if s.kind == "name"] == ["2020 Addison Street, Berkeley, CA, USA"]
