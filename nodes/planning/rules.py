@@ -18,6 +18,7 @@ from typing import Any
 
 from nodes.context import Context
 from nodes.parsing.splitting import unwrap_request
+from nodes.planning.alternatives import alternatives_question, said_alternatives
 from nodes.planning.binding import (
     coerce_to_schema,
     enum_mentioned,
@@ -263,6 +264,20 @@ class RulePlanner:
                 cores.append(core)
             else:
                 draft.shared.add(same["call_id"])
+        either = said_alternatives(sub["text"], cores) \
+            if cores and cores[0].get("side_effect") is not False else None
+        if either is not None:
+            # "Book a table at 7pm or 8pm": one write, and which value is the user's to say
+            param, options = either
+            draft.decide(sub["id"], "clarify_intent", tool=spec.id, missing=[param])
+            question = {"sub_intent": sub["id"], "param": param, "tool_id": spec.id,
+                        "question": alternatives_question(spec.id, param, options)}
+            if waiting is not None:
+                waiting.append((sub, spec.id))
+                draft.question = draft.question or question
+                return True
+            draft.question = question
+            return False
         if len(cores) == 1:
             cores = repeat_over_referent(sub, cores[0], draft.calls)
         if not cores:
@@ -468,7 +483,7 @@ class RulePlanner:
         varying = {
             param
             for param, source in core["args"].items()
-            if (
+            if source.get("origin") != "clarification" and (
                 source.get("origin") == f"span:{param}"
                 or repr(source.get("value")) == repr(binding.sets[0].get(param))
                 or str(source.get("value")) == str(binding.sets[0].get(param))
