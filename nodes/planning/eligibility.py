@@ -400,7 +400,8 @@ def values_a_retry_drops(
 
 
 def better_fitting_writer(
-    chosen: ToolSpec, scored: Sequence[ScoredCandidate]
+    chosen: ToolSpec, scored: Sequence[ScoredCandidate], text: str = "",
+    values: Sequence[str] = (),
 ) -> ScoredCandidate | None:
     """A write tool of another server that fits the request better than the chosen writer.
 
@@ -410,7 +411,9 @@ def better_fitting_writer(
     server shares strictly more of the request's words with its own schema (the
     :func:`~nodes.planning.relevance.relevance` measure, domain-free), that writer is the
     one meant, bound or not: if it cannot be bound the planner asks for what it needs,
-    never writes elsewhere instead.
+    never writes elsewhere instead. The words of ``values`` (what the chosen call takes
+    from ``text``) are the user's data, not words for a tool: "Create a folder named
+    archive" names no ``archive_product``.
     """
     if chosen.side_effect is False:
         return None
@@ -422,6 +425,16 @@ def better_fitting_writer(
         if c.spec.side_effect is not False and c.spec.agent != chosen.agent
         and c.relevance > mine.relevance
     ]
+    if writers and text and values:
+        data = {w.lower() for value in values for w in re.findall(r"[A-Za-z]+", value)}
+        rest = re.sub(r"[A-Za-z]+", lambda m: " " if m.group().lower() in data else m.group(),
+                      text)
+
+        def shared(spec: ToolSpec) -> float:
+            return relevance(rest, spec.name, spec.description, spec.input_schema)
+
+        own = shared(chosen)
+        writers = [c for c in writers if shared(c.spec) > own]
     return max(writers, key=lambda c: (c.relevance, -c.rank), default=None)
 
 

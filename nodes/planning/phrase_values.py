@@ -19,6 +19,7 @@ from nodes.planning.param_fit import _WEAK, DATE_WORDS, Param, content_words
 from nodes.planning.param_values import stated_default
 from nodes.planning.request_spans import Span
 from nodes.planning.said_forms import TRIP_END_LIFT, trip_end_said
+from nodes.planning.value_forms import written_form
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS, lemmatize
 
@@ -104,6 +105,9 @@ def phrases_by_meaning(
         and not p.closed
         and not p.enum
         and not p.identifier
+        # "Which folders can you access?": a path, a web address or an e-mail address is
+        # written as one, never a phrase of plain words
+        and written_form(p.name_words, p.schema) not in {"path", "url", "email"}
         # "at the moment" is no date "YYYY-MM-DD": a date is said as one or not at all
         and not asks_date_form(p.schema)
         # "minutes played" is no date either: a date's phrase says a time ("next month")

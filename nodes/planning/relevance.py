@@ -37,6 +37,7 @@ from rapidfuzz import fuzz
 from nodes.planning.param_fit import describe_params
 from nodes.planning.schema_binder import Binding, bind_schema, content_words
 from stores.language.keywords import same_root, tokenize
+from stores.language.spans_text import values_as_kinds
 from stores.retrieval.embeddings import Embedder
 
 NAME_WEIGHT = 1.0
@@ -250,8 +251,14 @@ def cosines(embedder: Embedder) -> Callable[[str, Sequence[str]], list[float]]:
 
 
 def meaning(text: str, name: str, description: str, embedder: Embedder) -> float:
-    """How close a request's meaning is to a tool's: the best cosine with its texts."""
-    request, *tool = cached_vectors(embedder, [text, *meaning_texts(name, description)])
+    """How close a request's meaning is to a tool's: the best cosine with its texts.
+
+    The request is read with its paths, web addresses and e-mail addresses said as what they
+    are, not as their letters (:func:`~stores.language.spans_text.values_as_kinds`).
+    """
+    request, *tool = cached_vectors(
+        embedder, [values_as_kinds(text), *meaning_texts(name, description)]
+    )
     return max(float(request @ vector) for vector in tool)
 
 

@@ -462,7 +462,11 @@ class RulePlanner:
         complete = complete_read_instead(best, choices)
         if complete is not None:
             return complete
-        writer = better_fitting_writer(best.spec, scored)
+        said = [str(source["value"]) for source in (best.calls[-1]["args"].values()
+                                                     if best.calls else [])
+                if isinstance(source.get("value"), str)
+                and str(source.get("origin", "")).startswith(("span:", "entity:"))]
+        writer = better_fitting_writer(best.spec, scored, sub["text"], said)
         if writer is not None:
             # Never a write on another server that fits the request worse (see eligibility);
             # of that server's writes, the one that binds best ("add a person named Carol"

@@ -405,3 +405,30 @@ def names_by_pronoun(text: str) -> bool:
     """Whether a clause names what was asked for before: "Call it focus.", "label it gym"."""
     match = _NAMING.search(text)
     return match is not None and re.search(r"\s(?:it|them)\b", match.group()) is not None
+
+
+# A file pattern parameter: named so, or described as a glob / wildcard ("'*.ext'").
+_PATTERN_NAMES = frozenset("pattern glob mask wildcard".split())
+_GLOB_DESCRIBED = re.compile(r"\bglob|\bwildcard|\*\.\w", re.I)
+# ".md files", "the .csv ones": an extension said with its dot, as the file kind.
+_GLOB = re.compile(r"(?<![^\s'\"(])\*{1,2}(?:/\*)?\.[A-Za-z0-9]{1,6}\b")
+_EXTENSION = re.compile(r"(?<![\w*/\\.])\.([A-Za-z][A-Za-z0-9]{0,5})\b(?![\w/\\.])")
+
+
+def bind_file_pattern(
+    text: str, params: Sequence[Param], values: dict[str, list[Any]],
+    evidence: dict[str, float],
+) -> None:
+    """"Find all .md files in /docs" to ``search_files(path, pattern)``: the pattern is *.md.
+
+    A free-text parameter for a file pattern (by its name, or a description that speaks of
+    globs or shows '*.ext') takes the one file extension said with its dot, written as a
+    glob; a glob said whole ("*.pdf", "**/*.py") is taken as written.
+    """
+    open_ = [p for p in params if p.name not in values and p.kind == "string" and not p.enum
+             and (set(_name_words(p)) & _PATTERN_NAMES
+                  or _GLOB_DESCRIBED.search(str(p.schema.get("description") or "")))]
+    globs = {m.group() for m in _GLOB.finditer(text)}
+    said = globs or {f"*.{m.group(1)}" for m in _EXTENSION.finditer(text)}
+    if len(open_) == 1 and len(said) == 1:
+        values[open_[0].name], evidence[open_[0].name] = [said.pop()], 2.0

@@ -67,7 +67,7 @@ from nodes.planning.param_values import (
 from nodes.planning.phrase_values import Similarity, phrases_by_meaning, values_like_default
 from nodes.planning.place_values import region_of_named_city
 from nodes.planning.request_spans import Span, extract_spans
-from nodes.planning.said_content import bind_named_fields, bind_said_content
+from nodes.planning.said_content import bind_file_pattern, bind_named_fields, bind_said_content
 from nodes.planning.unit_values import unit_pair_values, unit_parameter_values
 from nodes.planning.value_assignment import choose_pairs, names_another, plain_values
 from nodes.planning.value_cues import head_word, numbered_siblings, series_position
@@ -176,6 +176,8 @@ def bind_schema(
     bind_named_fields(text, params, atoms, values, evidence, used)
     # Words passed on as they are ("saying I'll be late", "called pay rent"): one value.
     bind_said_content(text, params, atoms, values, evidence, used, exclude)
+    # "Find all .md files": the pattern of a file search is *.md.
+    bind_file_pattern(text, params, values, evidence)
     # Arrays take a whole list span (or bracketed lists, a range, a lower-case list).
     bind_arrays(text, found, atoms, params, values, evidence, used)
     # "its base and height as 6cm and 10cm": the names, then their values in the same order.

@@ -141,6 +141,43 @@ def value_kind_words(text: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+# What a value is, said in words for an embedding model.
+_VALUE_WORDS = {"url": "the web page", "email": "the e-mail"}
+_NAMED_BEFORE = re.compile(r"\b(?:file|folder|directory|dir|path|page|url|site|website|link"
+                           r"|e-?mail)\s*:?\s*$", re.I)
+
+
+def values_as_kinds(text: str) -> str:
+    """The text with its paths, URLs and e-mail addresses said as the kind of thing each is.
+
+    "When was /tmp/x7/notes.txt last modified?" asks what "When was the file last
+    modified?" asks: the letters of a path (a random temporary folder, a user's own names)
+    say nothing of what is asked. A value named right before ("the file /tmp/a.txt") is
+    said once.
+    """
+    found = sorted(
+        (c for c in find_urls_emails_paths(text) if c[0] in {"path", "url", "email"}),
+        key=lambda c: c[2],
+    )
+    if not found:
+        return text
+    parts: list[str] = []
+    at = 0
+    for kind, raw, start, end in found:
+        if start < at:
+            continue
+        before = text[at:start]
+        parts.append(before)
+        if not _NAMED_BEFORE.search(before):
+            if kind == "path":
+                parts.append("the file" if _FILE_NAME.search(raw) else "the folder")
+            else:
+                parts.append(_VALUE_WORDS[kind])
+        at = end
+    parts.append(text[at:])
+    return re.sub(r"\s{2,}", " ", "".join(parts)).strip()
+
+
 # "How big is notes.txt?" asks for a size, in the word a schema uses for it.
 _HOW_ASKS = {
     "big": "size", "large": "size", "small": "size", "long": "length", "old": "age",
