@@ -46,7 +46,11 @@ def values_said(
     ) if described else frozenset()
     kept = [_without_own_title(text, span, exclude) for span in kept
             if not _the_tools_own_context(span, described, said_by_params)]
-    titled = any("title" in p.name_words for p in params)
+    # "a meeting with Anna and Tom" for (title, attendees): a list of names has its place
+    # when a parameter takes a list of texts
+    titled = any("title" in p.name_words for p in params) and not any(
+        p.kind == "array" and p.item_kind in {"string", "any"} and not p.enum for p in params
+    )
     return [_one_name(text, span, titled) for span in kept]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from nodes.parsing.rules import RuleIntentParser
 from nodes.planning.relevance import MIN_RELEVANCE, relevance
 from nodes.planning.request_spans import extract_spans
+from nodes.planning.schema_binder import bind_schema
 from stores.language.lexicon import Lexicon
 from stores.language.spans_dates import find_dates
 from stores.retrieval.embeddings import default_embedder
@@ -146,3 +147,19 @@ def test_the_speaker_after_an_address_is_no_part_of_it() -> None:
     assert "2150 Shattuck Ave, Berkeley, CA" in names
     assert [s.value for s in extract_spans("ship to 2020 Addison Street, Berkeley, CA, USA")
             if s.kind == "name"] == ["2020 Addison Street, Berkeley, CA, USA"]
+
+
+def test_two_names_joined_by_and_stay_a_list_when_a_parameter_takes_a_list() -> None:
+    meeting = schema(
+        ["title", "start", "attendees"], title=STR,
+        start={**STR, "description": "ISO 8601 datetime"},
+        attendees={"type": "array", "items": STR},
+    )
+    binding = bind_schema("Schedule a meeting with Anna and Tom next Monday at 3pm", meeting,
+                          segment=0)
+    assert binding.sets[0]["attendees"] == ["Anna", "Tom"]
+    # a title alone: "Pride and Prejudice" is one name
+    book = schema(["title"], title=STR)
+    assert bind_schema("Find the book Pride and Prejudice", book, segment=0).sets == [
+        {"title": "Pride and Prejudice"}
+    ]
