@@ -91,10 +91,16 @@ def _one_name(text: str, span: Span, titled: bool) -> Span:
 def _without_own_title(text: str, span: Span, exclude: frozenset[str]) -> Span:
     """A name less a first word that is the tool's own noun: "Lawyer John Doe" for a lawyer's.
 
-    The rest must be a name of its own, two capitalised words or more; or, when the name
-    opens the request, one ("Rate Inception 5 stars" to rate_movie: the tool's verb).
+    "CEO of Microsoft" for a company's CEO: the tool's own thing "of" a name. Otherwise the
+    rest must be a name of its own, two capitalised words or more; or, when the name opens the
+    request, one ("Rate Inception 5 stars" to rate_movie: the tool's verb).
     """
     words = str(span.value).split() if span.kind == "name" and not span.items else []
+    if len(words) >= 3 and words[1] in {"of", "for", "at"} \
+            and lemmatize(singular(words[0].lower())) in exclude and words[2][:1].isupper():
+        # "the CEO of Microsoft" to company.ceo(company): the tool's own thing, and whose
+        rest = " ".join(words[2:])
+        return replace(span, value=rest, text=rest, start=span.end - len(rest))
     opens = not text[: span.start].strip(" \"'")
     if len(words) < (2 if opens else 3) or lemmatize(singular(words[0].lower())) not in exclude \
             or not all(word[:1].isupper() for word in words[1:]):

@@ -67,12 +67,23 @@ def _says_a_time(text: str) -> bool:
     return any(word in _TIME_NOUNS for word in re.findall(r"[a-z]+", text.lower()))
 
 
-def _said_as_verb(text: str, word: re.Match[str]) -> bool:
-    """A past tense said as the clause's verb: "Who discovered radium", "... published by".
+# "want to", "would like to", "wanna": the word after is a verb wished for.
+_WISHED = re.compile(
+    r"(?:\b(?:want|wants|wanted|need|needs|like|love|try|trying|going|wish|hope|plan"
+    r"|planning)\s+to|\bwanna|\bgonna)\s+$",
+    re.I,
+)
 
-    After a relative or question word, or before the "by" of a passive: no part of a
-    phrase ("smoked salmon" keeps its adjective).
+
+def _said_as_verb(text: str, word: re.Match[str]) -> bool:
+    """A verb said as the clause's verb, no part of a phrase of values.
+
+    A past tense after a relative or question word, or before the "by" of a passive ("Who
+    discovered radium", "... published by"; "smoked salmon" keeps its adjective); the verb
+    after "want to", "would like to" ("I want to listen to some jazz").
     """
+    if _WISHED.search(text[: word.start()]) is not None:
+        return True  # "I want to listen to some jazz": the verb wished for, no value
     lowered = word.group().lower()
     if not lowered.endswith("ed") or lowered.endswith("eed") or "-" in lowered:
         return False

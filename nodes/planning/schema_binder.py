@@ -180,6 +180,15 @@ def bind_schema(
     bind_file_pattern(text, params, values, evidence)
     # Arrays take a whole list span (or bracketed lists, a range, a lower-case list).
     bind_arrays(text, found, atoms, params, values, evidence, used)
+    # "Tag the photo with beach, sunset and family" for tags described as "separated by
+    # commas": the one lower-case list said is the value, joined.
+    delimited = [p for p in params if p.name not in values and p.kind == "string"
+                 and not p.enum and list_delimiter(str(p.schema.get("description") or ""))]
+    lists_said = lower_case_lists(text) if len(delimited) == 1 else []
+    if len(lists_said) == 1:
+        joined = delimited[0]
+        joiner = list_delimiter(str(joined.schema.get("description") or "")) or ", "
+        values[joined.name], evidence[joined.name] = [joiner.join(lists_said[0])], 1.0
     # "its base and height as 6cm and 10cm": the names, then their values in the same order.
     in_order = values_named_in_order(text, found, [p for p in params if p.name not in values])
     for name, item in (in_order or {}).items():

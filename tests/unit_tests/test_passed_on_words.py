@@ -6,7 +6,7 @@ someone ("Ask the assistant what ..."), the tool's own thing and what it is of (
 a cat ..."), passed-on words that run past a comma or hold a question mark the sentence goes
 on after; and a request naming what the tool does in another form of its word ("Translate"
 for a translation service, "reserve" for a reservation); a day written on to its month's name
-("June01 2023").
+("June01 2023"); the verb after "want to" is no value; "the CEO of Microsoft" gives the company.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from datetime import datetime
 from typing import Any
 
 from nodes.parsing.rules import RuleIntentParser
-from nodes.planning.relevance import MIN_RELEVANCE, relevance
+from nodes.planning.relevance import MIN_RELEVANCE, cosines, relevance
 from nodes.planning.request_spans import extract_spans
-from nodes.planning.schema_binder import bind_schema
+from nodes.planning.schema_binder import bind_schema, bind_tool
+from stores.catalog.model import ToolSpec
 from stores.language.lexicon import Lexicon
 from stores.language.spans_dates import find_dates
 from stores.retrieval.embeddings import default_embedder
@@ -28,6 +29,11 @@ def _one(request: str, name: str, description: str, params: dict[str, Any]) -> d
     calls = _planned(request, name, description, params, default_embedder())
     assert len(calls) == 1, (request, calls)
     return dict(calls[0])
+
+
+def _tool(name: str, description: str, params: dict[str, Any]) -> ToolSpec:
+    return ToolSpec(id=f"t/{name}", name=name, description=description, agent="t",
+                    input_schema=params, side_effect=False)
 
 
 def _clauses(request: str) -> list[str]:
@@ -138,6 +144,10 @@ def test_a_text_parameter_of_a_comma_separated_list_takes_the_values_said_as_one
     calls = _planned("Find Italian and Mexican restaurants in Austin", "search_restaurants",
                      "Search restaurants.", plain, default_embedder())
     assert sorted(c["cuisine"] for c in calls) == ["Italian", "Mexican"]
+    # said in lower case, the one list is the value
+    tags = schema(["tags"], tags={**STR, "description": "tags separated by commas"})
+    assert bind_schema("Tag the photo with beach, sunset and family", tags, segment=0,
+                       exclude={"tag", "photo"}).sets == [{"tags": "beach, sunset, family"}]
 
 
 def test_the_speaker_after_an_address_is_no_part_of_it() -> None:
@@ -163,3 +173,23 @@ def test_two_names_joined_by_and_stay_a_list_when_a_parameter_takes_a_list() -> 
     assert bind_schema("Find the book Pride and Prejudice", book, segment=0).sets == [
         {"title": "Pride and Prejudice"}
     ]
+
+
+def test_the_verb_wished_for_is_no_value() -> None:
+    play = schema(
+        ["track"], track={**STR, "description": "The title of the song"},
+        artist={**STR, "default": "Any"}, genre={**STR, "default": "dontcare"},
+        device={**STR, "enum": ["Living room", "Kitchen"], "default": "Living room"},
+    )
+    binding = bind_tool("I want to listen to some jazz music in the kitchen",
+                        _tool("Music_3_PlayMedia", "Plays the specified track on the designated "
+                              "device.", play), cosines(default_embedder()), segment=0)
+    assert "listen" not in str(binding.sets[0].get("track"))
+    assert binding.sets[0].get("device") == "Kitchen"
+
+
+def test_the_tools_own_thing_of_a_name_leaves_the_name() -> None:
+    ceo = schema(["company"], company=STR)
+    binding = bind_tool("Who is the CEO of Microsoft?",
+                        _tool("company.ceo", "Current CEO of a company.", ceo), None, segment=0)
+    assert binding.sets == [{"company": "Microsoft"}]
