@@ -207,6 +207,10 @@ def _is_zone_name(value: str) -> bool:
     return value.strip().isupper() and value.strip() in _zone_names()
 
 
+# An example written with a channel's or a handle's sign: "e.g. #random", "like '@nasa'".
+_SIGNED_EXAMPLE = re.compile(r"(?:^|[\s'\"(`])([#@])[A-Za-z]\w*")
+
+
 def value_as_described(value: str, description: str) -> str | None:
     """A name written the way a parameter's description asks for it, or None if unchanged.
 
@@ -216,11 +220,16 @@ def value_as_described(value: str, description: str) -> str | None:
     United States said alone ("Seattle") gets its state ("Seattle, WA") when the description
     wants a city and state, and another city its country ("Tokyo, Japan") when it wants
     "City, Country"; a city or a country with one time zone is its IANA zone ("Tokyo" is
-    "Asia/Tokyo") when the description asks for one. A code's
+    "Asia/Tokyo") when the description asks for one; a channel or a handle is written with
+    the sign its example shows ("#general" for "e.g. #random"). A code's
     length follows the description's example ("'USD'", "'en'") when it gives one.
     """
     if not description or not value.strip():
         return None
+    sign = _SIGNED_EXAMPLE.search(description)
+    if sign is not None and re.fullmatch(r"[A-Za-z][\w.\-]*", value.strip()):
+        # "channel name, e.g. #random": the channel is written with its sign, "#general"
+        return sign.group(1) + value.strip()
     if _asks_zone(description) and "/" not in value and not _is_zone_name(value):
         # "Tokyo" is "Asia/Tokyo" for "IANA timezone name (e.g., 'America/New_York')".
         zone = timezone_of_place(value.split(",")[0].strip())

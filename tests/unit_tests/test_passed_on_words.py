@@ -6,7 +6,8 @@ someone ("Ask the assistant what ..."), the tool's own thing and what it is of (
 a cat ..."), passed-on words that run past a comma or hold a question mark the sentence goes
 on after; and a request naming what the tool does in another form of its word ("Translate"
 for a translation service, "reserve" for a reservation); a day written on to its month's name
-("June01 2023"); the verb after "want to" is no value; "the CEO of Microsoft" gives the company.
+("June01 2023"); the verb after "want to" is no value; "the CEO of Microsoft" gives the company;
+a channel is written with the sign its example shows.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from nodes.planning.relevance import MIN_RELEVANCE, cosines, relevance
 from nodes.planning.request_spans import extract_spans
 from nodes.planning.schema_binder import bind_schema, bind_tool
 from stores.catalog.model import ToolSpec
+from stores.language.codes import value_as_described
 from stores.language.lexicon import Lexicon
 from stores.language.spans_dates import find_dates
 from stores.retrieval.embeddings import default_embedder
@@ -193,3 +195,15 @@ def test_the_tools_own_thing_of_a_name_leaves_the_name() -> None:
     binding = bind_tool("Who is the CEO of Microsoft?",
                         _tool("company.ceo", "Current CEO of a company.", ceo), None, segment=0)
     assert binding.sets == [{"company": "Microsoft"}]
+
+
+def test_a_channel_is_written_with_the_sign_its_example_shows() -> None:
+    post = schema(["channel", "text"], channel={**STR, "description": "channel name, e.g. #random"},
+                  text=STR)
+    binding = bind_tool("Post a message to the #general channel saying the deploy is done",
+                        _tool("slack.post_message", "Post a message to a Slack channel.", post),
+                        None, segment=0)
+    assert binding.sets == [{"channel": "#general", "text": "the deploy is done"}]
+    # no sign in the example, none added; an e-mail address is no example of a sign
+    assert value_as_described("general", "channel name") is None
+    assert value_as_described("bob", "Send mail to user@example.com") is None
