@@ -29,10 +29,14 @@ def plan(request: str, *tools: tuple[str, str, dict[str, Any], list[str]]) -> Pl
     return plan_catalog(request, catalog)
 
 
-def plan_catalog(request: str, catalog: Catalog, embedder: Embedder | None = None) -> PlanDraft:
+def plan_catalog(
+    request: str, catalog: Catalog, embedder: Embedder | None = None,
+    clarifications: dict[str, Any] | None = None,
+) -> PlanDraft:
     """The rule planner's draft for ``request``, every tool of ``catalog`` a candidate.
 
-    With ``embedder`` (the offline model, as zspace runs) the planner reads meanings too.
+    With ``embedder`` (the offline model, as zspace runs) the planner reads meanings too;
+    ``clarifications`` are the user's answers to earlier questions ("s1.time": "8pm").
     """
     lexicon = Lexicon.default()
     intent = RuleIntentParser(lexicon).parse(request)
@@ -43,7 +47,8 @@ def plan_catalog(request: str, catalog: Catalog, embedder: Embedder | None = Non
     }
     planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
                           Context(), embedder=embedder)
-    return planner.plan(PlanRequest(intent=intent, candidates=candidates, retrieval_rounds=9))
+    return planner.plan(PlanRequest(intent=intent, candidates=candidates,
+                                    clarifications=clarifications or {}, retrieval_rounds=9))
 
 
 def calls(draft: PlanDraft) -> list[tuple[str, dict[str, Any]]]:

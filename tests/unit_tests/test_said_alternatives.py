@@ -12,16 +12,12 @@ from typing import Any
 
 from langgraph.types import Command
 
-from nodes.context import Context
-from nodes.parsing.rules import RuleIntentParser
 from nodes.planning.alternatives import said_alternatives
-from nodes.planning.draft import PlanDraft, PlanRequest
-from nodes.planning.rules import RulePlanner
-from stores.catalog.depgraph import ToolDependencyGraph
+from nodes.planning.draft import PlanDraft
 from stores.catalog.model import Catalog
-from stores.language.lexicon import Lexicon
 from stores.retrieval.embeddings import default_embedder
 from tests.unit_tests.test_pipeline import World
+from tests.unit_tests.test_rule_planner_schema import plan_catalog
 
 BOOKING: dict[str, Any] = {
     "type": "object",
@@ -41,17 +37,7 @@ def _plan(request: str, writes: bool, clarifications: dict[str, Any] | None = No
          "side_effect": writes, "environment": "test", "input_schema": BOOKING},
         source="test",
     )
-    lexicon = Lexicon.default()
-    intent = RuleIntentParser(lexicon).parse(request)
-    candidates = {
-        sub["id"]: [{"tool_id": tool_id, "agent": "t", "score": 1.0, "call_name": ""}
-                    for tool_id in catalog.tools]
-        for sub in intent["sub_intents"]
-    }
-    planner = RulePlanner(catalog, ToolDependencyGraph.build(catalog.tools.values()), lexicon,
-                          Context(), embedder=default_embedder())
-    return planner.plan(PlanRequest(intent=intent, candidates=candidates,
-                                    clarifications=clarifications or {}, retrieval_rounds=9))
+    return plan_catalog(request, catalog, default_embedder(), clarifications)
 
 
 def _times(draft: PlanDraft) -> list[Any]:
