@@ -180,15 +180,8 @@ def bind_schema(
     bind_file_pattern(text, params, values, evidence)
     # Arrays take a whole list span (or bracketed lists, a range, a lower-case list).
     bind_arrays(text, found, atoms, params, values, evidence, used)
-    # "Tag the photo with beach, sunset and family" for tags described as "separated by
-    # commas": the one lower-case list said is the value, joined.
-    delimited = [p for p in params if p.name not in values and p.kind == "string"
-                 and not p.enum and list_delimiter(str(p.schema.get("description") or ""))]
-    lists_said = lower_case_lists(text) if len(delimited) == 1 else []
-    if len(lists_said) == 1:
-        joined = delimited[0]
-        joiner = list_delimiter(str(joined.schema.get("description") or "")) or ", "
-        values[joined.name], evidence[joined.name] = [joiner.join(lists_said[0])], 1.0
+    # "Tag the photo with beach, sunset and family" for tags "separated by commas".
+    _delimited_list_said(text, params, values, evidence)
     # "its base and height as 6cm and 10cm": the names, then their values in the same order.
     in_order = values_named_in_order(text, found, [p for p in params if p.name not in values])
     for name, item in (in_order or {}).items():
@@ -368,6 +361,24 @@ def bind_schema(
         sets = repeated_sets(text, sets, bind_stretch, keep=keep, strongest=segment) or sets
     one_parameter_per_value(sets, found)
     return Binding(sets=sets, missing=missing, evidence=evidence)
+
+
+def _delimited_list_said(
+    text: str, params: Sequence[Param], values: dict[str, list[Any]],
+    evidence: dict[str, float],
+) -> None:
+    """The one lower-case list said, joined, for the one text parameter that carries a list.
+
+    "Tag the photo with beach, sunset and family" for tags described as "separated by
+    commas": "beach, sunset, family" (:func:`~nodes.planning.descriptions.list_delimiter`).
+    """
+    delimiters = {p.name: list_delimiter(str(p.schema.get("description") or ""))
+                  for p in params if p.name not in values and p.kind == "string" and not p.enum}
+    carrying = [name for name, delimiter in delimiters.items() if delimiter is not None]
+    lists_said = lower_case_lists(text) if len(carrying) == 1 else []
+    if len(lists_said) == 1:
+        name = carrying[0]
+        values[name], evidence[name] = [(delimiters[name] or ", ").join(lists_said[0])], 1.0
 
 
 def _join_delimited(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
