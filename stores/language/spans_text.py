@@ -13,6 +13,7 @@ import ast
 import json
 import re
 import warnings
+from functools import lru_cache
 from typing import Any
 
 from stores.language.keywords import STOPWORDS
@@ -147,13 +148,14 @@ _NAMED_BEFORE = re.compile(r"\b(?:file|folder|directory|dir|path|page|url|site|w
                            r"|e-?mail)\s*:?\s*$", re.I)
 
 
+@lru_cache(maxsize=2048)
 def values_as_kinds(text: str) -> str:
     """The text with its paths, URLs and e-mail addresses said as the kind of thing each is.
 
     "When was /tmp/x7/notes.txt last modified?" asks what "When was the file last
     modified?" asks: the letters of a path (a random temporary folder, a user's own names)
     say nothing of what is asked. A value named right before ("the file /tmp/a.txt") is
-    said once.
+    said once. Cached: the planner asks it of one request once per candidate tool.
     """
     found = sorted(
         (c for c in find_urls_emails_paths(text) if c[0] in {"path", "url", "email"}),
