@@ -1,6 +1,7 @@
 """Where a clause's words stand: masked values, possessors, prepositions, pointing words.
 
-Token-level helpers of the rule intent parser (`nodes.parsing.rules`); English grammar only.
+Token-level helpers of the rule intent parser (`nodes.parsing.rules`), and what a question of
+a past deed asks ("When was it modified?"); English grammar only.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from stores.language.lexicon import TermMatch
 
 __all__ = [
     "after_preposition",
+    "asks_of_the_past",
     "demonstrative",
     "is_masked_token",
     "mask",
@@ -148,3 +150,27 @@ def summary_ask(text: str) -> bool:
     if any(w[0].isupper() and w not in {"I"} for w in words[1:]):
         return False
     return len([w for w in words if w.lower() not in _FILLER_WORDS]) <= 2
+
+
+# A question of a past deed: the question word, then "was/did/has ..." or a past tense.
+_PAST_QUESTION = re.compile(
+    r"^\s*(?:(?:and|so|also)\s+)?(?:when|who|whom|what\s+(?:time|date|day|year)|which\s+\w+"
+    r"|how\s+long\s+ago|at\s+what\s+time|since\s+when)\b"
+    r"(?:[^?]*?\b(?P<aux>was|were|did|has|had|have)\b(?!\s+to\b))?",
+    re.I,
+)
+
+
+def asks_of_the_past(text: str, verb: str) -> bool:
+    """Whether a clause asks when or by whom something was done ("When was it modified?").
+
+    The operation word is the deed asked about, after "was/has/did ..." ("When was it
+    modified?", "What time was order 7 paid?", "When did Bob create it?"); "Who created the
+    order?" asks with a past tense alone, and a question mark.
+    """
+    match = _PAST_QUESTION.match(text)
+    if match is None:
+        return False
+    if match.group("aux") is not None:
+        return True
+    return text.rstrip().endswith("?") and re.search(r"ed$", verb.strip().lower()) is not None

@@ -25,7 +25,6 @@ grammar only (pronouns, quantifiers, question words, forms of "be").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -33,6 +32,7 @@ from typing import Any, cast
 from nodes.parsing import IntentParseError, IntentParser, require_text
 from nodes.parsing.chitchat import ChitChat, chit_chat
 from nodes.parsing.clause_words import after_preposition as _after_preposition
+from nodes.parsing.clause_words import asks_of_the_past
 from nodes.parsing.clause_words import demonstrative as _demonstrative
 from nodes.parsing.clause_words import is_masked_token as _is_masked_token
 from nodes.parsing.clause_words import mask as _mask
@@ -294,7 +294,7 @@ class RuleIntentParser:
             masked[spans[operation_match.start][0] : spans[operation_match.stop - 1][1]]
             if operation_match is not None else ""
         )
-        if said_as and operation not in _READS and _asks_of_the_past(clause.text, said_as):
+        if said_as and operation not in _READS and asks_of_the_past(clause.text, said_as):
             # "When was notes.txt last modified?", "Who created order 5?": a question of
             # what was done, answered by reading, never by doing it again.
             operation = "get"
@@ -657,30 +657,6 @@ class RuleIntentParser:
 
 
 _READS = frozenset({"get", "list", "search", "count"})
-# A question of a past deed: the question word, then "was/did/has ..." or a past tense.
-_PAST_QUESTION = re.compile(
-    r"^\s*(?:(?:and|so|also)\s+)?(?:when|who|whom|what\s+(?:time|date|day|year)|which\s+\w+"
-    r"|how\s+long\s+ago|at\s+what\s+time|since\s+when)\b"
-    r"(?:[^?]*?\b(?P<aux>was|were|did|has|had|have)\b(?!\s+to\b))?",
-    re.I,
-)
-
-
-def _asks_of_the_past(text: str, verb: str) -> bool:
-    """Whether a clause asks when or by whom something was done ("When was it modified?").
-
-    The operation word is the deed asked about, after "was/has/did ..." ("When was it
-    modified?", "What time was order 7 paid?", "When did Bob create it?"); "Who created the
-    order?" asks with a past tense alone, and a question mark.
-    """
-    match = _PAST_QUESTION.match(text)
-    if match is None:
-        return False
-    if match.group("aux") is not None:
-        return True
-    return text.rstrip().endswith("?") and re.search(r"ed$", verb.strip().lower()) is not None
-
-
 def _direct_answer(sub_id: str, clause: _Clause) -> SubIntent:
     chit = clause.chit_chat
     return SubIntent(
