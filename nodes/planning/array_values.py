@@ -5,7 +5,9 @@ array parameter takes a whole list span or a bracketed list ("data: [12, 15, 18]
 bracketed lists for the one array parameter are one argument set each ("the first set is
 [1, 2], the second [3, 4]"); "from 2015 to 2021" or "between x = -1 and x = 2" is an array of
 its two ends; a required list of strings with no list said takes the one lower-case list the
-request says ("a lunch that uses chicken and mushrooms").
+request says ("a lunch that uses chicken and mushrooms"). A text parameter that carries a
+comma-separated list takes the values said as one (:func:`delimited_list_said`,
+:func:`join_delimited`).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from nodes.planning.descriptions import list_delimiter
 from nodes.planning.param_fit import Param, cue_score, type_fit
 from nodes.planning.param_values import coerce
 from nodes.planning.request_spans import RANGE_JOIN, Span
 from nodes.planning.value_forms import lower_case_lists
 
-__all__ = ["bind_arrays"]
+__all__ = ["bind_arrays", "delimited_list_said", "join_delimited"]
 
 
 def bind_arrays(
@@ -135,3 +138,37 @@ def _json_lists(
         and (wanted is None or all(isinstance(item, wanted) and not isinstance(item, bool)
                                    for item in span.value))
     ]
+
+
+def delimited_list_said(
+    text: str, params: Sequence[Param], values: dict[str, list[Any]],
+    evidence: dict[str, float],
+) -> None:
+    """The one lower-case list said, joined, for the one text parameter that carries a list.
+
+    "Tag the photo with beach, sunset and family" for tags described as "separated by
+    commas": "beach, sunset, family" (:func:`~nodes.planning.descriptions.list_delimiter`).
+    """
+    delimiters = {p.name: list_delimiter(str(p.schema.get("description") or ""))
+                  for p in params if p.name not in values and p.kind == "string" and not p.enum}
+    carrying = [name for name, delimiter in delimiters.items() if delimiter is not None]
+    lists_said = lower_case_lists(text) if len(carrying) == 1 else []
+    if len(lists_said) == 1:
+        name = carrying[0]
+        values[name], evidence[name] = [(delimiters[name] or ", ").join(lists_said[0])], 1.0
+
+
+def join_delimited(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Several values of a text parameter that carries a delimited list are one value.
+
+    "Find Italian and Mexican restaurants" for a cuisine described as a "comma-separated
+    list": one call with "Italian,Mexican" (:func:`~nodes.planning.descriptions.list_delimiter`),
+    not a call per cuisine.
+    """
+    for param in params:
+        given = values.get(param.name)
+        if param.kind != "string" or param.enum or not given or len(given) < 2:
+            continue
+        delimiter = list_delimiter(str(param.schema.get("description") or ""))
+        if delimiter is not None and all(isinstance(v, str) for v in given):
+            values[param.name] = [delimiter.join(dict.fromkeys(given))]

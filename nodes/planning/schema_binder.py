@@ -32,10 +32,10 @@ from nodes.planning.argument_sets import (
     spans_within,
     used_list_ranges,
 )
-from nodes.planning.array_values import bind_arrays
+from nodes.planning.array_values import bind_arrays, delimited_list_said, join_delimited
 from nodes.planning.currency_values import currency_values
 from nodes.planning.derived_values import end_of_stay, language_of_the_text, path_of_the_named
-from nodes.planning.descriptions import list_delimiter, without_examples
+from nodes.planning.descriptions import without_examples
 from nodes.planning.frequency_values import frequency_values
 from nodes.planning.name_phrases import (
     phrase_after_cue,
@@ -181,7 +181,7 @@ def bind_schema(
     # Arrays take a whole list span (or bracketed lists, a range, a lower-case list).
     bind_arrays(text, found, atoms, params, values, evidence, used)
     # "Tag the photo with beach, sunset and family" for tags "separated by commas".
-    _delimited_list_said(text, params, values, evidence)
+    delimited_list_said(text, params, values, evidence)
     # "its base and height as 6cm and 10cm": the names, then their values in the same order.
     in_order = values_named_in_order(text, found, [p for p in params if p.name not in values])
     for name, item in (in_order or {}).items():
@@ -341,7 +341,7 @@ def bind_schema(
     language_of_the_text(params, values, evidence)
     # "Create a directory called backups in /srv": the directory is /srv/backups.
     path_of_the_named(text, params, values)
-    _join_delimited(values, params)
+    join_delimited(values, params)
     missing = [p.name for p in params if p.required and p.name not in values]
     crossed = _crossed_lists(text, found, values, free_params)
     sets = _argument_sets(values, crossed)
@@ -361,40 +361,6 @@ def bind_schema(
         sets = repeated_sets(text, sets, bind_stretch, keep=keep, strongest=segment) or sets
     one_parameter_per_value(sets, found)
     return Binding(sets=sets, missing=missing, evidence=evidence)
-
-
-def _delimited_list_said(
-    text: str, params: Sequence[Param], values: dict[str, list[Any]],
-    evidence: dict[str, float],
-) -> None:
-    """The one lower-case list said, joined, for the one text parameter that carries a list.
-
-    "Tag the photo with beach, sunset and family" for tags described as "separated by
-    commas": "beach, sunset, family" (:func:`~nodes.planning.descriptions.list_delimiter`).
-    """
-    delimiters = {p.name: list_delimiter(str(p.schema.get("description") or ""))
-                  for p in params if p.name not in values and p.kind == "string" and not p.enum}
-    carrying = [name for name, delimiter in delimiters.items() if delimiter is not None]
-    lists_said = lower_case_lists(text) if len(carrying) == 1 else []
-    if len(lists_said) == 1:
-        name = carrying[0]
-        values[name], evidence[name] = [(delimiters[name] or ", ").join(lists_said[0])], 1.0
-
-
-def _join_delimited(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
-    """Several values of a text parameter that carries a delimited list are one value.
-
-    "Find Italian and Mexican restaurants" for a cuisine described as a "comma-separated
-    list": one call with "Italian,Mexican" (:func:`~nodes.planning.descriptions.list_delimiter`),
-    not a call per cuisine.
-    """
-    for param in params:
-        given = values.get(param.name)
-        if param.kind != "string" or param.enum or not given or len(given) < 2:
-            continue
-        delimiter = list_delimiter(str(param.schema.get("description") or ""))
-        if delimiter is not None and all(isinstance(v, str) for v in given):
-            values[param.name] = [delimiter.join(dict.fromkeys(given))]
 
 
 # How near in meaning a kind must be to the parameter's name ("horror" and genre: 0.43;
