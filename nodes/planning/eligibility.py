@@ -324,9 +324,41 @@ def gives_its_values(
     """
     if embedder is None or spec.side_effect is not False:
         return False
-    if meaning(text, spec.name, spec.description, embedder) < MIN_PARTIAL_MEANING:
+    close = meaning(text, spec.name, spec.description, embedder) >= MIN_PARTIAL_MEANING
+    if close:
+        return values_fit(text, spec.input_schema, bound() if bound is not None else None)
+    binding = bound() if bound is not None else bind_schema(text, spec.input_schema, segment=0)
+    if not values_fit(text, spec.input_schema, binding):
         return False
-    return values_fit(text, spec.input_schema, bound() if bound is not None else None)
+    frame = request_frame(text, binding)
+    return frame != text and meaning(frame, spec.name, spec.description, embedder) >= (
+        MIN_PARTIAL_MEANING
+    )
+
+
+# What a value of the request is replaced by when its frame is compared with a tool.
+_VALUE_PLACEHOLDER = "something"
+
+
+def request_frame(text: str, binding: Binding) -> str:
+    """The request with the free text it gives as values said as "something".
+
+    "Search for the latest news about electric cars" is about its query, not about cars:
+    compared with ``web_search``'s "Search the web for a query", the whole request is far in
+    meaning (0.24 with MiniLM) while its frame "Search for something" is close (0.72). Only
+    lower-case text values of two words or more, said word for word: a name ("the composer
+    of Moonlight Sonata", "from San Francisco") and a single word are what a request is
+    about ("the weather in Tokyo"), and numbers and dates stay.
+    """
+    frame = text
+    for value in sorted(
+        (v for args in binding.sets for v in args.values() if isinstance(v, str)),
+        key=len, reverse=True,
+    ):
+        words = value.split()
+        if len(words) >= 2 and value == value.lower() and value in frame:
+            frame = frame.replace(value, _VALUE_PLACEHOLDER)
+    return frame
 
 
 def writes_as_said(text: str, spec: ToolSpec, embedder: Embedder | None) -> bool:

@@ -33,7 +33,7 @@ from stores.language.keywords import STOPWORDS
 from stores.language.places import PLACE_INTRODUCERS, place_written_lower
 from stores.language.spans import Span
 from stores.language.spans_numbers import find_word_numbers, is_ordinal
-from stores.language.spans_text import find_quoted
+from stores.language.spans_text import find_quoted, is_region_name
 from stores.language.units import unit_of
 
 __all__ = ["RANGE_JOIN", "Span", "context_words", "extract_spans"]
@@ -334,9 +334,8 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             )
     for match in _SLASHED.finditer(text):
         if _free(taken, match.start(), match.end()) and _owner_and_name(match.group()):
-            _add(
-                spans, taken, Span("path", match.group(), match.group(), match.start(), match.end())
-            )
+            kind = "identifier" if is_region_name(match.group()) else "path"  # "Asia/Tokyo"
+            _add(spans, taken, Span(kind, match.group(), match.group(), match.start(), match.end()))
     for kind, pattern in (
         ("date", _ISO_DATE), ("date", _MONTH_DATE), ("date", _RELATIVE_DAY), ("time", _TIME)
     ):

@@ -44,6 +44,8 @@ _SPEECH = re.compile(
     r"|(?i:tell|inform)\s+(?:him|her|them|[A-Z][\w'\-]*)(?=\s+(?!(?:that|to|about)\b)[a-z])"
     r"|(?i:let)\s+(?:me|him|her|them|us|[A-Z][\w'\-]*)\s+know\s+(?:that\s+)?"
     r"|(?:note|memo)\s+(?:to|that)(?!\s+(?:says|reads)\b)"
+    # "email Bob with subject Lunch and say we are on for noon": the words after "and say"
+    r"|(?:and|(?<=\w),)\s+say(?:\s+that)?"
     # "the sentiment of the sentence I loved it", "run the command ls -la": a word for
     # passed-on words, then the words themselves
     r"|(?<![\w-])(?:the|this|following)\s+(?:sentence|phrase|text|message|quote|words"
@@ -77,7 +79,11 @@ _ABOUT = re.compile(
 _SEARCH_NAMES = frozenset("query q keyword keywords term search topic".split())
 _SEARCH = re.compile(
     r"\b(?:search|google|browse|look)\s+(?:up\s+)?"
-    r"(?:the\s+(?:web|internet)\s+|online\s+|(?-i:[A-Z][\w]*)\s+)?for\s+",  # "search YouTube for"
+    r"(?:the\s+(?:web|internet)\s+|online\s+|(?-i:[A-Z][\w]*)\s+)?for\s+"  # "search YouTube for"
+    # "Look up best hiking trails near Portland", "google how to bake bread": the verb
+    # opens the request and the words searched follow it
+    r"|^\s*(?:(?:please|can\s+you|could\s+you|would\s+you)\s+)*"
+    r"(?:look\s+up|google|search(?:\s+(?:the\s+web|online))?)\s+(?!for\b|up\b)(?=[\w'\"])",
     re.I,
 )
 # "Find wireless headphones under $100", "Show me laptops sorted by price": a request that
@@ -86,6 +92,15 @@ _FIND = re.compile(
     r"^\s*(?:(?:please|can\s+you|could\s+you|would\s+you)\s+)*"
     r"(?:find|show|get|give|list|fetch)\s+(?:me\s+|us\s+)?"
     r"(?:(?:some|the|a|an|all|any|all\s+the)\s+)?(?!(?:me|us)\b)(?=[A-Za-z])",
+    re.I,
+)
+# "a reminder for 2024-06-03T09:30 to submit the report": the tool's own thing, what it is to
+# say.
+_OWN_TO = re.compile(
+    r"\b(?:a|an|the|my)\s+([a-z]+)(?:\s+(?:for|at|on)\s+\S+)?\s+(?:to|that|about)\s+"
+    # not to whom it goes ("a message to the team"), nor what says the words ("a note that
+    # says ...")
+    r"(?!(?:the|a|an|my|our|your|his|her|their|says|reads|said|is)\b)(?-i:(?=[a-z]))",
     re.I,
 )
 # "an image of ...", "a short poem about ...": the tool's own thing and what it is of.
@@ -98,7 +113,8 @@ _OWN_OF = re.compile(
 # a relative clause about them ("that are in stock").
 _RESULTS_SAID = re.compile(
     r",|\s+(?:sorted|ordered|ranked|filtered|grouped)\s+by\b"
-    r"|\s+(?:that|which|who)\s+(?:is|are|was|were|has|have|can|will)\b",
+    r"|\s+(?:that|which|who)\s+(?:is|are|was|were|has|have|can|will)\b"
+    r"|,?\s+and\s+(?:then\s+)?(?:give|show|return|list|send|tell|email|display)\b",
     re.I,
 )
 # "add a note: buy more coffee filters": a noun, a colon, the words.
@@ -138,6 +154,9 @@ def said_content(
             takers = _named_by_verb(match.group(), params, takers)
         if match is not None and len(takers) == 1:
             found.append((match.end(), takers, pattern))
+    own_to = None if shown or len(content) != 1 else _OWN_TO.search(text)
+    if own_to is not None and singular(own_to.group(1).lower()) in verbs:
+        found.append((own_to.end(), content, _OWN_TO))
     if shown:
         match = _FIND.search(text) if len(topics) == 1 else None
         if match is None:
@@ -252,7 +271,7 @@ def trim_when(
 # "subject: Release, body: v2 is out.": a parameter's name, a colon, its words.
 # The name opens the request or follows a comma: "about the NBA league: the record ..." is no
 # field but a list announced.
-_FIELD = re.compile(r"(?:^\s*|[,;(\n]\s*)([A-Za-z][\w\-]*)\s*:\s+(?=\S)")
+_FIELD = re.compile(r"(?:^\s*|[,;(\n]\s*|[.!?]\s+)([A-Za-z][\w\-]*)\s*:\s+(?=\S)")
 # "a note titled Ideas with body build a treehouse": "with", a text parameter's name, its words.
 _WITH_FIELD = re.compile(
     r"\b(?:with|and)\s+(?:the\s+|a\s+)?([A-Za-z][\w\-]*)\s+"

@@ -433,17 +433,24 @@ def _as_described(value: Any, param: Param) -> Any:
     return value_as_described(value, str(param.schema.get("description") or "")) or value
 
 
-def _keep_zone_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
-    """Drop what a parameter asking for an IANA time zone was given that can be none.
+# Words that point at what was said elsewhere and are never a value themselves.
+_POINTING = frozenset({"it", "this", "that", "them", "these", "those", "its", "they"})
 
-    :func:`~stores.language.codes.zone_can_be`: "local" read near "local timezone" is none.
+
+def _keep_zone_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Drop what a text parameter was given that can be no value of it.
+
+    A pronoun ("Search the web for it": what "it" is, another clause said), and for a
+    parameter asking for an IANA time zone, a word that names none
+    (:func:`~stores.language.codes.zone_can_be`: "local" read near "local timezone").
     """
     for param in params:
         if param.kind != "string" or param.name not in values:
             continue
         described = str(param.schema.get("description") or "")
         kept = [value for value in values[param.name]
-                if not isinstance(value, str) or zone_can_be(value, described)]
+                if not isinstance(value, str)
+                or (value.lower() not in _POINTING and zone_can_be(value, described))]
         if kept:
             values[param.name] = kept
         else:

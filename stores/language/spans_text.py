@@ -101,6 +101,11 @@ _REGION_NAME = re.compile(
 )
 
 
+def is_region_name(raw: str) -> bool:
+    """Whether a slashed token is a region's name ("Europe/Berlin"), not a file or a repo."""
+    return _REGION_NAME.fullmatch(raw) is not None
+
+
 # "*.pdf", "report-??.csv", "src/**/*.py": glob patterns are path-like values.
 _GLOB = re.compile(r"(?<![\w*?/.-])[\w./-]*[*?][\w.*?/-]*\.[A-Za-z][A-Za-z0-9]*(?![\w*?])")
 
