@@ -161,14 +161,15 @@ def stranded_preposition(description: str) -> str | None:
     return last if last in _STRANDED else None
 
 
-_ISO_EXAMPLE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:\b|T\d)")
+# An ISO date shown, or the standard named ("Start time, ISO 8601").
+_ISO_EXAMPLE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:\b|T\d)|\bISO[- ]?8601\b")
 
 
 def asks_date_form(schema: Mapping[str, Any]) -> bool:
     """Whether a parameter wants a calendar date, not words.
 
-    Its description names the format ("YYYY-MM-DD", "month-day-year") or shows an ISO date
-    (with its time or not), or its schema's format is ``date`` or ``date-time``.
+    Its description names the format ("YYYY-MM-DD", "month-day-year", "ISO 8601") or shows
+    an ISO date (with its time or not), or its schema's format is ``date`` or ``date-time``.
     """
     description = str(schema.get("description") or "")
     return (

@@ -63,8 +63,16 @@ _ORDINAL_BEFORE = re.compile(r"(?<![\w.])\d+(?:st|nd|rd|th)\s+$", re.I)
 _LEADING_VERBS = frozenset(
     """hi hello hey
     send text email message remind schedule call cancel remove turn switch open close start
-    stop pause resume translate convert look notify post share upload download save ping""".split()
+    stop pause resume translate convert look notify post share upload download save ping
+    find show get tell ask invite add play book give buy order reserve create set put list
+    check fetch read delete update rename move copy follow block thank visit write search""".split()
 )
+# Function words that, capitalised inside a sentence, open a title ("a room at The Plaza",
+# "Who wrote To Kill a Mockingbird?"); the small words such a title keeps lower-case (not
+# "in" nor "at": "The Plaza in New York" is two names).
+_TITLE_LEADS = frozenset({"The", "A", "An", "To", "In", "Of", "On", "For", "With"})
+_TITLE_WORDS = frozenset({"a", "an", "the", "of", "to", "with", "on", "for", "and"})
+_SPEAKER = frozenset({"I", "I'm", "I'd", "I've", "I'll"})
 _CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "and", "&", "du"})
 
 # A URL ends before the sentence's own punctuation ("... from https://x.org/a.json?").
@@ -591,7 +599,7 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
         following = words[index + 1] if index + 1 < len(words) else None
         # "a room at The Plaza": a capital "The" inside a sentence starts the name it leads.
         leads_name = (
-            raw == "The" and not sentence_start and following is not None
+            raw in _TITLE_LEADS and not sentence_start and following is not None
             and following.group()[:1].isupper()
             and not text[word.end() : following.start()].strip()
         )
@@ -641,10 +649,13 @@ def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> N
             )
             # "S&P 500": a name written with "&" keeps the number after it.
             indexed = nxt.isdigit() and stop == index + 1 and "&" in raw
-            if nxt[:1].isupper() or trailing_digit or indexed:
-                stop += 1
+            if (nxt[:1].isupper() and nxt.replace("’", "'") not in _SPEAKER) or trailing_digit \
+                    or indexed:
+                stop += 1  # "Tell Mark Smith I'm late": the speaker is no part of the name
             elif (
-                nxt.lower() in _CONNECTORS - {"and"}
+                (nxt.lower() in _CONNECTORS - {"and"}
+                 # "To Kill a Mockingbird": a title led by a function word keeps its own
+                 or (leads_name and raw != "The" and nxt in _TITLE_WORDS))
                 and stop + 1 < len(words)
                 and words[stop + 1].group()[:1].isupper()
             ):

@@ -83,7 +83,9 @@ _SEARCH = re.compile(
     # "Look up best hiking trails near Portland", "google how to bake bread": the verb
     # opens the request and the words searched follow it
     r"|^\s*(?:(?:please|can\s+you|could\s+you|would\s+you)\s+)*"
-    r"(?:look\s+up|google|search(?:\s+(?:the\s+web|online))?)\s+(?!for\b|up\b)(?=[\w'\"])",
+    # ("Search the products for 'milk'": what is searched is after "for")
+    r"(?:look\s+up|google|search(?:\s+(?:the\s+web|online))?)\s+"
+    r"(?!for\b|up\b|(?:\S+\s+){1,3}for\b)(?=[\w'\"])",
     re.I,
 )
 # "Find wireless headphones under $100", "Show me laptops sorted by price": a request that
@@ -96,11 +98,12 @@ _FIND = re.compile(
 )
 # "a reminder for 2024-06-03T09:30 to submit the report": the tool's own thing, what it is to
 # say.
+_QUOTES = "'\"“‘`"
 _OWN_TO = re.compile(
-    r"\b(?:a|an|the|my)\s+([a-z]+)(?:\s+(?:for|at|on)\s+\S+)?\s+(?:to|that|about)\s+"
-    # not to whom it goes ("a message to the team"), nor what says the words ("a note that
-    # says ...")
-    r"(?!(?:the|a|an|my|our|your|his|her|their|says|reads|said|is)\b)(?-i:(?=[a-z]))",
+    r"\b(?:a|an|the|my)\s+([a-z]+)(?:\s+(?:for|at|on)\s+\S+)?\s+(?:to|about)\s+"
+    # not to whom it goes ("a message to the team"); "that" opens a relative clause as often
+    # ("the orders that were cancelled")
+    r"(?!(?:the|a|an|my|our|your|his|her|their|me|us|him|them)\b)(?-i:(?=[a-z]))",
     re.I,
 )
 # "an image of ...", "a short poem about ...": the tool's own thing and what it is of.
@@ -177,9 +180,12 @@ def said_content(
             own = _OWN_OF.match(text, first.end())
             if own is not None and singular(own.group(1).lower()) in verbs:
                 found.append((own.end(), content, _OWN_OF))
-    if not found:
+    # "titled 'Printer jam' saying the printer is jammed": quoted words end where their quotes
+    # do (the span reader has them); the words passed on are the next marker's
+    unquoted = [item for item in found if text[item[0] : item[0] + 1] not in _QUOTES]
+    if not unquoted:
         return None
-    start, takers, marker = min(found, key=lambda item: item[0])
+    start, takers, marker = min(unquoted, key=lambda item: item[0])
     by_verb = marker is None
     end = len(text)
     searched = marker in (_ABOUT, _SEARCH, _FIND)

@@ -32,6 +32,7 @@ from nodes.planning.venues import place_cue_after_venue, places_after_venues
 from stores.language.codes import codes_of
 from stores.language.identifiers import identifier_base, singular, split_words
 from stores.language.keywords import lemmatize
+from stores.language.places import country_of_city
 from stores.language.units import unit_of
 
 __all__ = ["NUMBER_GUESS_CUE", "choose_pairs", "names_another", "plain_values"]
@@ -113,9 +114,9 @@ def choose_pairs(
                 continue  # "two charges" counts the charges; it is no charge
             if names_another(span, param, params):
                 continue  # "my weight on Earth" names weight_earth_kg: Earth is no planet
-            if places and not is_place_param(param) and _known_country(span) \
+            if places and not is_place_param(param) and _known_place(text, span) \
                     and not param.name_words & _ROUTE_ENDS:
-                continue  # "Nepal" is the country's value, no species
+                continue  # "Nepal", "in Berlin": the place's value, no species, no job title
             # The order of values and parameters places a value only where there are
             # several of either: a lone value of a lone parameter has no place to be in.
             alone = len(free) == 1 or len(params) == 1
@@ -250,10 +251,21 @@ def plain_values(
 _ROUTE_ENDS = frozenset({"start", "source", "origin", "from", "to", "end", "departure"})
 
 
-def _known_country(span: Span) -> bool:
-    """A name the country tables know ("Nepal", "Germany")."""
-    return span.kind == "name" and isinstance(span.value, str) and bool(
-        codes_of(span.value, "country"))
+def _known_place(text: str, span: Span) -> bool:
+    """A name the country tables know ("Nepal"), or a city they know said as where ("in Berlin").
+
+    A city's name is often a word of another kind too ("offering Thai food"): only after a
+    preposition of place is it surely the place.
+    """
+    if span.kind != "name" or not isinstance(span.value, str):
+        return False
+    if codes_of(span.value, "country"):
+        return True
+    return _WHERE_BEFORE.search(text[: span.start]) is not None and \
+        country_of_city(span.value) is not None
+
+
+_WHERE_BEFORE = re.compile(r"\b(?:in|at|near|around|from)\s+$", re.I)
 
 
 def names_another(span: Span, param: Param, params: Sequence[Param]) -> bool:

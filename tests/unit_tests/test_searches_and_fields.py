@@ -89,3 +89,59 @@ def test_a_region_name_is_an_identifier_not_a_path() -> None:
         {"timezone": "America/New_York"}]
     # A repository and a file stay paths.
     assert [s.kind for s in extract_spans("open torvalds/linux")] == ["path"]
+
+
+def test_a_relative_clause_and_a_searched_collection_pass_nothing_on() -> None:
+    status = schema([], status={**STR, "description": "Filter by status"})
+    calls = _planned_by_meaning("List the orders that were cancelled", "list_orders",
+                                "List orders.", status)
+    assert calls == [{"status": "cancelled"}]  # not "were cancelled"
+    bound = bind_schema("Search the products for 'milk'", SEARCH)
+    assert bound.sets == [{"query": "milk"}]
+
+
+TICKET = schema(["title", "description"], title={**STR, "description": "Short summary"},
+                description={**STR, "description": "Details of the issue"},
+                priority={**STR, "enum": ["low", "medium", "high"]})
+
+
+def test_words_said_after_a_quoted_title_are_the_other_text() -> None:
+    bound = bind_schema("File a high priority ticket titled 'Printer jam' saying the 3rd floor "
+                        "printer is jammed again", TICKET)
+    assert bound.sets == [{"priority": "high", "title": "Printer jam",
+                           "description": "the 3rd floor printer is jammed again"}]
+
+
+def test_a_description_naming_iso_8601_asks_for_a_date() -> None:
+    event = schema(["title", "start"], title={**STR, "description": "Event title"},
+                   start={**STR, "description": "Start time, ISO 8601"})
+    bound = bind_schema("Put 'Dentist' on my calendar at 2024-03-04T15:00", event)
+    assert bound.sets == [{"title": "Dentist", "start": "2024-03-04T15:00"}]
+    assert bind_schema("Schedule a sync on 2024-03-05T10:00", event).sets[0].get("title") is None
+
+
+def test_a_request_verb_opening_the_request_is_no_part_of_a_name() -> None:
+    names = {s.value for t in ["Tell Mark Smith I'm late", "Invite Anna Lee to the meeting",
+                               "Play Hey Jude"]
+             for s in extract_spans(t) if s.kind == "name"}
+    assert names == {"Mark Smith", "Anna Lee", "Hey Jude"}
+
+
+def test_a_known_city_is_the_place_parameters_not_another_texts() -> None:
+    jobs = schema(["title"], title={**STR, "description": "Job title or keywords"},
+                  location=STR)
+    bound = bind_schema("Any product manager openings in Berlin?", jobs, read_only=True)
+    assert bound.sets[0].get("location") == "Berlin"
+    assert bound.sets[0].get("title") != "Berlin"
+    # Said otherwise than as where, a city's name may be another word: "Thai" food.
+    food = schema(["location"], location=STR, food_type={**STR, "description": "Cuisine"})
+    assert bind_schema("restaurants in Manhattan offering Thai food", food,
+                       read_only=True).sets[0].get("location") == "Manhattan"
+
+
+def test_a_title_opened_by_a_function_word_keeps_its_small_words() -> None:
+    names = [s.value for s in extract_spans("Who wrote To Kill a Mockingbird?") if s.kind == "name"]
+    assert names == ["To Kill a Mockingbird"]
+    names = [s.value for s in extract_spans("book a room at The Plaza in New York")
+             if s.kind == "name"]
+    assert names == ["The Plaza", "New York"]
