@@ -27,8 +27,8 @@ from nodes.planning.descriptions import (
     describes_count,
     stranded_preposition,
 )
+from nodes.planning.name_spans import DAY_NAMES
 from nodes.planning.request_spans import (
-    DAY_NAMES,
     MONTH_NAMES,
     Span,
     context_words,

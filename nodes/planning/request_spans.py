@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from nodes.planning.joined_spans import join_feet_inches, join_models, join_regions
+from nodes.planning.name_spans import CONNECTORS, NOT_NAMES, add_span, is_free, scan_names
 from nodes.planning.span_lists import group_lists
 from nodes.planning.spoken_spans import (
     called_names,
@@ -42,38 +43,8 @@ _MONTHS = (
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
-TITLES = frozenset("mr mrs ms dr prof st".split())
-# Days and months said by their names (no abbreviations: "may", "mar" are words too).
-DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+# Months said by their names (no abbreviations: "may", "mar" are words too).
 MONTH_NAMES = frozenset(_MONTHS[:12])
-_NOT_NAMES = frozenset(
-    """id ids i i'm i'd i've a an the what what's which who how when where why is are can could
-    would
-    should will please find get calculate compute give tell show list let me my we our you
-    your it its this that these those and or but if for in on at of to with by from also then
-    now ok okay do does did use using retrieve fetch provide search check create
-    make add set update delete book order play plot predict identify determine generate
-    yesterday today tomorrow tonight
-    it's that's there's here's he's she's we're they're you're""".split()
-)
-# "5th Avenue", "42nd Street": an ordinal written before a capital word is part of its name.
-_ORDINAL_BEFORE = re.compile(r"(?<![\w.])\d+(?:st|nd|rd|th)\s+$", re.I)
-# Greetings and verbs a request starts with that are names elsewhere ("Text Maria that ...",
-# "on Switch", "play Hey Jude").
-_LEADING_VERBS = frozenset(
-    """hi hello hey
-    send text email message remind schedule call cancel remove turn switch open close start
-    stop pause resume translate convert look notify post share upload download save ping
-    find show get tell ask invite add play book give buy order reserve create set put list
-    check fetch read delete update rename move copy follow block thank visit write search""".split()
-)
-# Function words that, capitalised inside a sentence, open a title ("a room at The Plaza",
-# "Who wrote To Kill a Mockingbird?"); the small words such a title keeps lower-case (not
-# "in" nor "at": "The Plaza in New York" is two names).
-_TITLE_LEADS = frozenset({"The", "A", "An", "To", "In", "Of", "On", "For", "With"})
-_TITLE_WORDS = frozenset({"a", "an", "the", "of", "to", "with", "on", "for", "and"})
-_SPEAKER = frozenset({"I", "I'm", "I'd", "I've", "I'll"})
-_CONNECTORS = frozenset({"of", "de", "la", "del", "van", "von", "da", "the", "and", "&", "du"})
 
 # A URL ends before the sentence's own punctuation ("... from https://x.org/a.json?").
 _URL = re.compile(r"\bhttps?://[^\s,;]+[^\s,;.)?!:'\"]|\bwww\.[^\s,;]+[^\s,;.)?!:'\"]", re.I)
@@ -224,9 +195,6 @@ def _signed(text: str, span: Span) -> Span:
     return replace(span, falling=True) if before and before[-1] in _FALLING else span
 
 
-def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
-    return all(end <= a or start >= b for a, b in taken)
-
 
 def _owner_and_name(raw: str) -> bool:
     """"acme/widgets", "torvalds/linux", "org/team/repo": not "and/or", "km/h", "yes/no"."""
@@ -256,10 +224,6 @@ def _number(raw: str) -> float:
     return value
 
 
-def _add(spans: list[Span], taken: list[tuple[int, int]], span: Span) -> None:
-    spans.append(span)
-    taken.append((span.start, span.end))
-
 
 def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     spans: list[Span] = []
@@ -271,39 +235,39 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         if any(q_start < start and end <= q_end for _, _, q_start, q_end in quoted):
             continue
         literal = _literal(text[start:end])
-        if literal is not None and _free(taken, start, end):
-            _add(spans, taken, Span("json", literal, text[start:end], start, end))
+        if literal is not None and is_free(taken, start, end):
+            add_span(spans, taken, Span("json", literal, text[start:end], start, end))
     # "'name':'John Doe', 'email':'jd@x.org'": quoted pairs said without braces are one
     # object (a pair alone is a key and its value).
     for run in _QUOTED_PAIRS.finditer(text):
         pairs = _QUOTED_PAIR.findall(run.group())
-        if not _free(taken, run.start(), run.end()):
+        if not is_free(taken, run.start(), run.end()):
             continue
         if len(pairs) == 1:
             _, key, _, value = pairs[0]
-            _add(spans, taken, Span("keyvalue", _scalar(value), run.group(), run.start(),
+            add_span(spans, taken, Span("keyvalue", _scalar(value), run.group(), run.start(),
                                     run.end(), key=key))
         else:
-            _add(spans, taken, Span("json", {key: _scalar(value) for _, key, _, value in pairs},
+            add_span(spans, taken, Span("json", {key: _scalar(value) for _, key, _, value in pairs},
                                     run.group(), run.start(), run.end()))
     for _, inner, start, end in quoted:
-        if _free(taken, start, end):
-            _add(spans, taken, Span("quoted", inner, text[start:end], start, end))
+        if is_free(taken, start, end):
+            add_span(spans, taken, Span("quoted", inner, text[start:end], start, end))
     for kind, pattern in (("url", _URL), ("email", _EMAIL), ("url", _DOMAIN)):
         for match in pattern.finditer(text):
-            if _free(taken, match.start(), match.end()):
-                _add(
+            if is_free(taken, match.start(), match.end()):
+                add_span(
                     spans,
                     taken,
                     Span(kind, match.group(), match.group(), match.start(), match.end()),
                 )
     # "text +14155550123 saying ...", "for an hour and a half": numbers said as people say them
     for span in [*phone_spans(text), *said_lengths(text)]:
-        if _free(taken, span.start, span.end):
-            _add(spans, taken, span)
+        if is_free(taken, span.start, span.end):
+            add_span(spans, taken, span)
     _scan_expressions(text, spans, taken)
     for match in _KEYVALUE.finditer(text):
-        if not _free(taken, match.start(), match.end()):
+        if not is_free(taken, match.start(), match.end()):
             continue
         written = match.group(2)
         # "p = 0.3." ends a sentence: the stop is no part of the value.
@@ -319,7 +283,7 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             r"\s*(?:,|and\b)\s*[^\s:=]+(?:\s*(?:,|and\b)|\s*$|[.?!])", text[end:]
         ) and not re.match(r"\s*,\s*[A-Za-z_][\w.]*\s*[:=]", text[end:]):
             continue  # "these: 3, 4, 5" opens a list; its first item is no pair's value
-        _add(
+        add_span(
             spans,
             taken,
             Span(
@@ -332,39 +296,40 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             ),
         )
     for match in _PATH.finditer(text):
-        if _free(taken, match.start(), match.end()) and (
+        if is_free(taken, match.start(), match.end()) and (
             "/" in match.group() or "." in match.group() or "\\" in match.group()
         ):
             if re.fullmatch(r"\d+/\d+", match.group().strip("/")):
                 continue
-            _add(
+            add_span(
                 spans, taken, Span("path", match.group(), match.group(), match.start(), match.end())
             )
     for match in _SLASHED.finditer(text):
-        if _free(taken, match.start(), match.end()) and _owner_and_name(match.group()):
+        if is_free(taken, match.start(), match.end()) and _owner_and_name(match.group()):
             kind = "identifier" if is_region_name(match.group()) else "path"  # "Asia/Tokyo"
-            _add(spans, taken, Span(kind, match.group(), match.group(), match.start(), match.end()))
+            raw = match.group()
+            add_span(spans, taken, Span(kind, raw, raw, match.start(), match.end()))
     for kind, pattern in (
         ("date", _ISO_DATE), ("date", _MONTH_DATE), ("date", _RELATIVE_DAY), ("time", _TIME)
     ):
         for match in pattern.finditer(text):
-            if _free(taken, match.start(), match.end()):
+            if is_free(taken, match.start(), match.end()):
                 surface = match.group().strip()
-                _add(spans, taken, Span(kind, surface, surface, match.start(), match.end()))
+                add_span(spans, taken, Span(kind, surface, surface, match.start(), match.end()))
     # "from 1 to 3 pm", "tonight at 8": hours said with the half of the day elsewhere
     for span in [*hour_range_starts(text), *hours_of_the_day_said(text)]:
-        if _free(taken, span.start, span.end):
-            _add(spans, taken, span)
+        if is_free(taken, span.start, span.end):
+            add_span(spans, taken, span)
     # "2020 Addison Street, Berkeley, CA, USA": a street address is one value, commas and all.
     for match in _STREET_ADDRESS.finditer(text):
-        if _free(taken, match.start(), match.end()):
+        if is_free(taken, match.start(), match.end()):
             written = match.group()
             if re.search(r"[a-z]{3,}\.$", written):
                 written = written[:-1]  # "to 42 Elm Street. Cash on delivery.": the sentence's
-            _add(spans, taken, Span("name", written, written, match.start(),
+            add_span(spans, taken, Span("name", written, written, match.start(),
                                     match.start() + len(written)))
     for match in _MONEY.finditer(text):
-        if not _free(taken, match.start(), match.end()):
+        if not is_free(taken, match.start(), match.end()):
             continue
         raw = match.group(1) or match.group(3)
         value = _number(raw)
@@ -376,7 +341,7 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         # "cash flows of -$100, $40": a minus before the currency sign (not "$5-$10", a range).
         if re.search(r"(?:^|[\s,(\[:])[-−]$", text[max(0, start - 2) : start]):
             value, start = -value, start - 1
-        _add(
+        add_span(
             spans,
             taken,
             Span(
@@ -389,8 +354,8 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             ),
         )
     for match in _PERCENT.finditer(text):
-        if _free(taken, match.start(), match.end()):
-            _add(
+        if is_free(taken, match.start(), match.end()):
+            add_span(
                 spans,
                 taken,
                 Span(
@@ -407,34 +372,34 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     for match in (*_SLASHED_CODE.finditer(text), *_DIGIT_CODE.finditer(text)):
         measure = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z].*)", match.group())
         if measure is not None and unit_of(measure.group(2)) is not None:
-            if _free(taken, match.start(), match.end()):  # "5J/K": 5 joules per kelvin, no code
-                _add(spans, taken, Span("number", _number(measure.group(1)), match.group(),
+            if is_free(taken, match.start(), match.end()):  # "5J/K": 5 joules per kelvin, no code
+                add_span(spans, taken, Span("number", _number(measure.group(1)), match.group(),
                                         match.start(), match.end(), unit=measure.group(2)))
             continue
-        if _free(taken, match.start(), match.end()):
-            _add(spans, taken,
+        if is_free(taken, match.start(), match.end()):
+            add_span(spans, taken,
                  Span("identifier", match.group(), match.group(), match.start(), match.end()))
     for match in _TAGGED.finditer(text):
         # "@nasa", "#general": a handle or a channel; the sign is how it was written
-        if _free(taken, match.start(), match.end()):
-            _add(spans, taken, Span("identifier", match.group(1), match.group(1),
+        if is_free(taken, match.start(), match.end()):
+            add_span(spans, taken, Span("identifier", match.group(1), match.group(1),
                                     *match.span(1)))
             taken.append(match.span())
     for match in _AFTER_ID.finditer(text):
         word = match.group(1)
-        if (not word.isdigit() and word.lower() not in _NOT_NAMES | _CONNECTORS
-                and _free(taken, *match.span(1))):
-            _add(spans, taken, Span("identifier", word, word, *match.span(1)))
+        if (not word.isdigit() and word.lower() not in NOT_NAMES | CONNECTORS
+                and is_free(taken, *match.span(1))):
+            add_span(spans, taken, Span("identifier", word, word, *match.span(1)))
     for match in _MIXED_IDENTIFIER.finditer(text):
-        if _free(taken, match.start(), match.end()) and not _SCIENTIFIC.fullmatch(match.group()):
-            _add(spans, taken,
+        if is_free(taken, match.start(), match.end()) and not _SCIENTIFIC.fullmatch(match.group()):
+            add_span(spans, taken,
                  Span("identifier", match.group(), match.group(), match.start(), match.end()))
-    _scan_names(text, spans, taken)
+    scan_names(text, spans, taken)
     for span in called_names(text):  # "files named readme"
-        if _free(taken, span.start, span.end):
-            _add(spans, taken, span)
+        if is_free(taken, span.start, span.end):
+            add_span(spans, taken, span)
     for match in _NUMBER.finditer(text):
-        if not _free(taken, match.start(), match.end()):
+        if not is_free(taken, match.start(), match.end()):
             continue
         try:
             value = _number(match.group())
@@ -455,14 +420,14 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
             unit, end = attached.group(), attached.end()
         else:
             following = re.match(_UNIT_FOLLOWING, text[end:])
-            if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS | (
+            if following and following.group(1).lower() not in NOT_NAMES | CONNECTORS | (
                 STOPWORDS
             ):  # "from 1985 like new": "like" is no unit
                 unit, end = following.group(1), end + following.end()
         scale_word = _DEGREE_SCALE.match(text, end) if unit in {"degree", "degrees"} else None
         if scale_word is not None:  # "72 degrees Fahrenheit": one unit, the scale's
             unit, end = scale_word.group(1).lower(), scale_word.end()
-        _add(
+        add_span(
             spans,
             taken,
             Span("number", value, text[match.start() : end], match.start(), end, unit=unit),
@@ -472,26 +437,26 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
     for hit in find_word_numbers(text):
         start, end = hit.start, hit.end
         written = text[start:end]
-        if is_ordinal(written) or not _free(taken, start, end) or written.lower() == "half":
+        if is_ordinal(written) or not is_free(taken, start, end) or written.lower() == "half":
             continue
         following = re.match(r"\s+([A-Za-z]+)", text[end:])
         unit = None
-        if following and following.group(1).lower() not in _NOT_NAMES | _CONNECTORS:
+        if following and following.group(1).lower() not in NOT_NAMES | CONNECTORS:
             unit, end = following.group(1), end + following.end()
-        _add(spans, taken, Span("number", hit.value, text[start:end], start, end, unit=unit))
+        add_span(spans, taken, Span("number", hit.value, text[start:end], start, end, unit=unit))
     # "the next month" counts one month (a parameter counting months takes 1).
     for match in _NEXT_UNIT.finditer(text):
-        if _free(taken, match.start(), match.end()):
+        if is_free(taken, match.start(), match.end()):
             # Decades and centuries in years: the unit tables have no decade.
             count, unit = _IN_YEARS.get(match.group(1).lower(), (1, match.group(1)))
-            _add(
+            add_span(
                 spans,
                 taken,
                 Span("number", count, match.group(), match.start(), match.end(), unit=unit),
             )
     for match in re.finditer(r"\b(true|false)\b", text, re.I):
-        if _free(taken, match.start(), match.end()):
-            _add(
+        if is_free(taken, match.start(), match.end()):
+            add_span(
                 spans,
                 taken,
                 Span(
@@ -503,8 +468,8 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
                 ),
             )
     for match in _IDENTIFIER.finditer(text):
-        if _free(taken, match.start(), match.end()):
-            _add(
+        if is_free(taken, match.start(), match.end()):
+            add_span(
                 spans,
                 taken,
                 Span("identifier", match.group(), match.group(), match.start(), match.end()),
@@ -535,13 +500,13 @@ def _scan_lower_case_places(text: str, spans: list[Span], taken: list[tuple[int,
             ):
                 continue
             start, end = window[0].start(), window[-1].end()
-            if text[end : end + 1].isalnum() or not _free(taken, start, end) or (
+            if text[end : end + 1].isalnum() or not is_free(taken, start, end) or (
                 window[0].group() in STOPWORDS or window[-1].group() in STOPWORDS
             ):
                 continue
             place = place_written_lower(text[start:end])
             if place is not None:
-                _add(spans, taken, Span("name", place, text[start:end], start, end))
+                add_span(spans, taken, Span("name", place, text[start:end], start, end))
                 index += width - 1
                 break
         index += 1
@@ -567,121 +532,14 @@ def _scan_expressions(text: str, spans: list[Span], taken: list[tuple[int, int]]
         before = text[:start]
         if (
             not re.search(r"\^|\*\*", written)
-            or not _free(taken, start, end)
+            or not is_free(taken, start, end)
             or re.search(r"(?:\d\s*|/)$", before)  # "10 m^3", "m/s^2": a unit
         ):
             continue
         formula = as_formula(written)
         if formula is not None:
-            _add(spans, taken, Span("expression", formula, written, start, end))
+            add_span(spans, taken, Span("expression", formula, written, start, end))
 
-
-# A number, maybe with a unit word after it, right before a word ("25 degrees Celsius").
-_MEASURED = re.compile(r"\d[\d.,]*\s*(?:[A-Za-z°]+\s+)?$")
-
-
-# What may follow a possessive that names a place of its own ("at Luigi's.", "from Domino's to").
-_STANDS_ALONE = re.compile(
-    r"\s*(?:[.,;:!?)]|$|(?:to|in|on|at|for|with|and|or|from|near|tonight|today|tomorrow)\b)"
-)
-
-
-def _scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> None:
-    """Capitalized runs ("Taylor Swift", "New York City", "Maroon 5") not at a sentence start."""
-    words = list(re.finditer(r"[A-Za-z][\w'’&.\-]*[\w]|[A-Za-z]|\d+", text))
-    index = 0
-    while index < len(words):
-        word = words[index]
-        raw = word.group()
-        sentence_start = (
-            not text[: word.start()].strip() or text[: word.start()].rstrip()[-1:] in ".?!"
-        )
-        following = words[index + 1] if index + 1 < len(words) else None
-        # "a room at The Plaza": a capital "The" inside a sentence starts the name it leads.
-        leads_name = (
-            raw in _TITLE_LEADS and not sentence_start and following is not None
-            and following.group()[:1].isupper()
-            and not text[word.end() : following.start()].strip()
-        )
-        # "iPhone 15", "eBay": a brand written with its capital second is a name too.
-        capital = (raw[:1].isupper() or re.match(r"[a-z][A-Z][a-z]", raw) is not None) and (
-            raw.lower().replace("’", "'") not in _NOT_NAMES
-            and not (sentence_start and raw.lower() in _LEADING_VERBS)
-            or leads_name
-            # "A, B and C": a capital letter listed with other letters is a label.
-            or re.match(r"[A-Z](?:\s*,\s*|\s+(?:and|or)\s+)[A-Z]\b", text[word.start() :])
-            is not None
-        )
-        # "298K": a letter written against a number is its unit, not a name.
-        glued = word.start() > 0 and text[word.start() - 1].isdigit()
-        if not capital or glued or not _free(taken, word.start(), word.end()):
-            index += 1
-            continue
-        if raw.lower() in DAY_NAMES:
-            # "on Wednesday", "today is Monday": a day said by its name, not a place or a
-            # person; before a date ("Saturday, July 8th 2028") it only names that date's day.
-            glue = re.match(r"[,\s]+(?:the\s+)?", text[word.end() :])
-            after = word.end() + (glue.end() if glue else 0)
-            if not any(span.kind == "date" and span.start == after for span in spans):
-                _add(spans, taken, Span("date", raw, raw, word.start(), word.end()))
-            index += 1
-            continue
-        stop = index + 1
-        while stop < len(words):
-            nxt = words[stop].group()
-            gap = text[words[stop - 1].end() : words[stop].start()]
-            if gap == ". " and stop == index + 1 and raw.lower() in TITLES and nxt[:1].isupper():
-                stop += 1  # "Mr. X", "Dr. Jane Smith": a title is part of the name
-                continue
-            if gap.strip() not in {"", "-", "&"} or not _free(
-                taken, words[stop].start(), words[stop].end()
-            ):
-                break
-            trailing_digit = (
-                nxt.isdigit()
-                and len(nxt) <= 2
-                and stop == index + 1
-                and re.match(
-                    r"\s*(?:[,.;!?)]|(?:and|or|for|in|on|at|with|by|from|to)\b|$)",
-                    text[words[stop].end() :],
-                )
-                is not None
-            )
-            # "S&P 500": a name written with "&" keeps the number after it.
-            indexed = nxt.isdigit() and stop == index + 1 and "&" in raw
-            if (nxt[:1].isupper() and nxt.replace("’", "'") not in _SPEAKER) or trailing_digit \
-                    or indexed:
-                stop += 1  # "Tell Mark Smith I'm late": the speaker is no part of the name
-            elif (
-                (nxt.lower() in _CONNECTORS - {"and"}
-                 # "To Kill a Mockingbird": a title led by a function word keeps its own
-                 or (leads_name and raw != "The" and nxt in _TITLE_WORDS))
-                and stop + 1 < len(words)
-                and words[stop + 1].group()[:1].isupper()
-            ):
-                stop += 2
-            else:
-                break
-        if stop == index + 1 and _MEASURED.search(text[: word.start()]) and unit_of(raw):
-            index += 1  # "25 degrees Celsius", "300 Kelvin": the measure's unit, no name
-            continue
-        linked = stop > index + 1 and words[index + 1].group().lower() == "the"
-        if sentence_start and (stop == index + 1 or linked):
-            # "Forecast the S&P 500": the first word of a sentence is no name's first word.
-            index += 1
-            continue
-        start, end = word.start(), words[stop - 1].end()
-        ordinal = _ORDINAL_BEFORE.search(text[:start])
-        if ordinal is not None and not sentence_start:
-            # The ordinal was read as a number first: it is the name's first word instead.
-            spans[:] = [s for s in spans if not (s.kind == "number" and s.start == ordinal.start())]
-            taken[:] = [t for t in taken if t[0] != ordinal.start()]
-            start = ordinal.start()
-        if text[end - 2 : end].lower() in {"'s", "’s"} and not _STANDS_ALONE.match(text, end):
-            end -= 2  # "Ronaldo's matches": the name is Ronaldo; "a table at Luigi's" is Luigi's
-        surface = text[start:end]
-        _add(spans, taken, Span("name", surface, surface, start, end))
-        index = stop
 
 
 def _bracketed(text: str) -> list[tuple[int, int]]:

@@ -20,8 +20,9 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from nodes.planning.descriptions import asks_clock_form, asks_date_form
+from nodes.planning.name_spans import TITLES
 from nodes.planning.param_fit import DATE_WORDS, LANGUAGE_NAMES, Param, is_place_param
-from nodes.planning.request_spans import TITLES, Span
+from nodes.planning.request_spans import Span
 from stores.language.identifiers import singular
 from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
 

@@ -68,7 +68,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("stores/catalog/depgraph.py", "advance"): "action words of tool names, not values",
     ("stores/catalog/depgraph.py", "issue"): "action words of tool names, not values",
     ("nodes/context.py", "refund"): "default approval patterns, a Context field users tune",
-    ("nodes/planning/request_spans.py", "order"): "English 'in order', not a shop order",
+    ("nodes/planning/name_spans.py", "order"): "English verbs that open requests, not names",
     ("nodes/parsing/splitting.py", "review"): "owned by the splitting module (parallel work)",
     ("nodes/parsing/splitting.py", "order"): "owned by the splitting module (parallel work)",
     ("nodes/parsing/splitting.py", "product"): "owned by the splitting module (parallel work)",
