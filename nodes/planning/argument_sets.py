@@ -22,7 +22,8 @@ from nodes.parsing.splitting import about_the_speaker
 from nodes.planning.request_spans import Span
 
 __all__ = [
-    "cut_points", "one_parameter_per_value", "repeated_sets", "spans_within", "used_list_ranges",
+    "cut_points", "in_a_statement_about_the_speaker", "one_parameter_per_value",
+    "repeated_sets", "spans_within", "used_list_ranges",
 ]
 
 # Separators by strength: a cut of one strength is tried with every stronger one.
@@ -220,6 +221,19 @@ def _combine(
             values[key] = sets[later][key]
     distinct = list({repr(sorted(s.items(), key=lambda kv: kv[0])): s for s in sets}.values())
     return distinct if len(distinct) >= 2 else None
+
+
+def in_a_statement_about_the_speaker(text: str, position: int) -> bool:
+    """Whether ``position`` is in a sentence of ``text`` that is context, not a request.
+
+    "Weather in Paris? My friend in Lyon says it's sunny.": Lyon is said in a statement about
+    the speaker's world (:func:`~nodes.parsing.splitting.about_the_speaker`), no second place.
+    A text of one sentence is the request itself.
+    """
+    pieces = cut_points(text, 3, [])
+    return len(pieces) > 1 and any(
+        a <= position < b and about_the_speaker(text[a:b]) for a, b in pieces
+    )
 
 
 def used_list_ranges(

@@ -23,8 +23,8 @@ from stores.language.codes import codes_of
 from stores.language.spans_numbers import CURRENCY_WORDS
 
 # Words by which a parameter's name or description says it is the currency converted from.
-_SOURCE = frozenset({"from", "base", "source", "original", "current"})
-_TARGET = frozenset({"to", "target", "into", "desired", "quote"})
+_SOURCE = frozenset({"from", "base", "source", "src", "original", "current"})
+_TARGET = frozenset({"to", "target", "into", "desired", "quote", "dst", "dest"})
 _WORDS = re.compile(r"[A-Za-z]+|[$€£¥₹₩]")
 _SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW"}
 

@@ -56,6 +56,8 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int
         glued = [] if found else _glued_hits(lowered, spoken)
         if found:
             candidate = (100.0 + len(spoken), option, found.start(), found.end())
+            if _DECLINED.search(lowered[: found.start()]):
+                candidate = (50.0 + len(spoken), *candidate[1:])  # "celsius over fahrenheit"
         elif glued:
             candidate = (100.0 + len(spoken), option, *glued[0])
         else:
@@ -192,7 +194,15 @@ def enum_mentions(
     # "like new" names "Like New", not "New" as well: a value inside a longer one said is not.
     said = [(start, end, option) for start, end, option in found
             if not any(s <= start and end <= e and e - s > end - start for s, e, _ in found)]
-    return list(dict.fromkeys(option for _, _, option in sorted(said)))
+    # "celsius over fahrenheit", "in English rather than French": the value declined is none
+    # of the values asked for
+    wanted = [item for item in said if not _DECLINED.search(lowered[: item[0]])]
+    return list(dict.fromkeys(option for _, _, option in sorted(wanted or said)))
+
+
+_DECLINED = re.compile(
+    r"\b(?:over|rather\s+than|instead\s+of|not|except|but\s+not)\s+(?:(?:the|in|a|an)\s+)?$"
+)
 
 
 # Only spaces or hyphens between two words: "fiction section", "fiction-section".

@@ -2,8 +2,9 @@
 
 A span chosen for a parameter (:mod:`nodes.planning.schema_binder`) becomes the value the
 schema asks for here (:func:`span_value`, :func:`coerce`); a boolean flag the request turns on
-by naming it is read by :func:`flag_value`. How well a span fits is
-:mod:`nodes.planning.param_fit`'s.
+by naming it is read by :func:`flag_value`; what can be no value of its parameter (a
+pronoun, a value outside an enum) is dropped by :func:`keep_possible_values`. How well a span
+fits is :mod:`nodes.planning.param_fit`'s.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from nodes.planning.param_fit import (
 )
 from nodes.planning.request_spans import Span
 from nodes.planning.value_cues import head_word
-from stores.language.codes import value_as_described
+from stores.language.codes import value_as_described, zone_can_be
 from stores.language.date_formats import date_as_described as described_date
 from stores.language.date_formats import datetime_as_described, parse_written_date
 from stores.language.date_formats import time_as_described as described_time
@@ -337,3 +338,57 @@ def with_time_of_day(text: str, spans: Sequence[Span], value: Any, param: Param)
         if re.fullmatch(r"\s*,?\s*(?:at\s+)?", text[day.end : clock.start], re.I):
             return datetime_as_described(said_day, str(clock.value), description) or value
     return value
+
+
+# Words that point at what was said elsewhere and are never a value themselves.
+_POINTING = frozenset({"it", "this", "that", "them", "these", "those", "its", "they"})
+
+
+def keep_possible_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Drop the values bound that can be none of their parameter's (:mod:`schema_binder`'s end).
+
+    A pronoun or a word naming no time zone for text (:func:`_keep_zone_values`), a value
+    outside an enum's (:func:`_keep_enum_values`).
+    """
+    _keep_zone_values(values, params)
+    _keep_enum_values(values, params)
+
+
+def _keep_zone_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Drop what a text parameter was given that can be no value of it.
+
+    A pronoun ("Search the web for it": what "it" is, another clause said), and for a
+    parameter asking for an IANA time zone, a word that names none
+    (:func:`~stores.language.codes.zone_can_be`: "local" read near "local timezone").
+    """
+    for param in params:
+        if param.kind != "string" or param.name not in values:
+            continue
+        described = str(param.schema.get("description") or "")
+        kept = [value for value in values[param.name]
+                if not isinstance(value, str)
+                or (value.lower() not in _POINTING and zone_can_be(value, described))]
+        if kept:
+            values[param.name] = kept
+        else:
+            del values[param.name]
+
+
+def _keep_enum_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
+    """Drop what an enum parameter was given outside its values (the schema would refuse it)."""
+    for param in params:
+        if not param.enum or param.name not in values:
+            continue
+        allowed = [*param.enum, *(coerce(option, param) for option in param.enum)]
+        kept = [value for value in values[param.name] if _among(value, allowed)]
+        if kept:
+            values[param.name] = kept
+        else:
+            del values[param.name]
+
+
+def _among(value: Any, allowed: Sequence[Any]) -> bool:
+    """Whether a value (every item of a list) is one of the allowed ones."""
+    if isinstance(value, list):
+        return all(_among(item, allowed) for item in value)
+    return value in allowed

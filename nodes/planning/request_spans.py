@@ -117,6 +117,8 @@ _UNIT_ATTACHED = re.compile(r"[A-Za-z°µΩ/²³^\d]*[A-Za-z°µΩ²³](?:\^\d+)
 _UNIT_FOLLOWING = re.compile(
     r"\s+([A-Za-z°µΩ/²³]+(?:-[A-Za-z]+)*(?:\^\d+)?(?:/[A-Za-z²³^\d]+)?)"
 )
+# Words of arithmetic said between numbers, never a number's unit.
+_OPERATORS = frozenset({"plus", "minus", "times", "divided", "over", "mod", "modulo"})
 # The scale after "degrees": "degrees Fahrenheit" is one unit.
 _DEGREE_SCALE = re.compile(r"\s+(celsius|fahrenheit|kelvin)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][\w'’\-.]*[\w]|[A-Za-z]|\d[\w.\-]*")
@@ -421,8 +423,8 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         else:
             following = re.match(_UNIT_FOLLOWING, text[end:])
             if following and following.group(1).lower() not in NOT_NAMES | CONNECTORS | (
-                STOPWORDS
-            ):  # "from 1985 like new": "like" is no unit
+                STOPWORDS | _OPERATORS
+            ):  # "from 1985 like new": "like" is no unit, "133 plus 34" no "plus"
                 unit, end = following.group(1), end + following.end()
         scale_word = _DEGREE_SCALE.match(text, end) if unit in {"degree", "degrees"} else None
         if scale_word is not None:  # "72 degrees Fahrenheit": one unit, the scale's

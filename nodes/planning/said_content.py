@@ -132,7 +132,7 @@ _TAIL = re.compile(r"\s+(?:into|to|in)\s+[A-Z][a-z]+\s*$")
 
 def said_content(
     text: str, params: Sequence[Param], verbs: AbstractSet[str] = frozenset(),
-    *, shown: bool = False,
+    *, shown: bool = False, bound: Sequence[Param] = (),
 ) -> tuple[Param, str, int, int, bool] | None:
     """The passed-on words of the request, the parameter they fill, and where they are.
 
@@ -141,6 +141,8 @@ def said_content(
     what a request that opens by asking to be shown things names ("Find wireless
     headphones") is read, as a search's query: the binder's last reading before phrases
     by meaning. None when the request passes nothing on, or no one parameter takes it.
+    ``bound`` are the parameters bound already: another parameter named ends a search's
+    words whether or not it took its value.
     """
     content = [p for p in params if _takes(p, _CONTENT_NAMES)]
     titles = [p for p in params if _takes(p, TITLE_NAMES)]
@@ -199,7 +201,9 @@ def said_content(
     if marker in (_SEARCH, _FIND):
         results = _RESULTS_SAID.search(text, start)
         end = results.start() if results is not None else end
-    others = [p for p in params if p is not takers[0]]
+    # the parameters bound already count too: "news about the Olympics in English" ends
+    # before the language an enum took
+    others = [p for p in (*params, *bound) if p is not takers[0]]
     if searched and any(is_place_param(p) or p.name_words & LANGUAGE_NAMES for p in others):
         # "news on Bitcoin in US" for a tool with a region too: the place is the region's;
         # "in German" is the language's
@@ -353,7 +357,8 @@ def bind_said_content(
 ) -> None:
     """Bind the passed-on words (:func:`said_content`); the atoms they hold are used."""
     free = [p for p in params if p.name not in values]
-    found = said_content(text, free, verbs, shown=shown)
+    found = said_content(text, free, verbs, shown=shown,
+                         bound=[p for p in params if p.name in values])
     if found is None:
         return
     param, said, start, _, by_verb = found

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nodes.planning.argument_sets import (
+    in_a_statement_about_the_speaker,
     one_parameter_per_value,
     repeated_sets,
     spans_within,
@@ -58,7 +59,7 @@ from nodes.planning.param_fit import (
     type_fit,
 )
 from nodes.planning.param_values import (
-    coerce,
+    keep_possible_values,
     span_value,
     with_range,
     with_time_of_day,
@@ -80,7 +81,7 @@ from nodes.planning.value_forms import (
 )
 from nodes.planning.venues import places_for
 from stores.catalog.model import ToolSpec
-from stores.language.codes import value_as_described, zone_can_be
+from stores.language.codes import value_as_described
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS
 
@@ -333,8 +334,7 @@ def bind_schema(
                 ), param)
                 for v in values[param.name]
             ]
-    _keep_zone_values(values, params)
-    _keep_enum_values(values, params)
+    keep_possible_values(values, params)
     # "for 3 nights starting from 1st June 2022": the end day is the start day plus the stay.
     end_of_stay(found, params, values, evidence)
     # "Analyze the sentiment of 'I love the food here!'" for (text, language): English.
@@ -431,50 +431,6 @@ def _as_described(value: Any, param: Param) -> Any:
             or value in param.allowed:
         return value  # a value the description lists is written as it lists it
     return value_as_described(value, str(param.schema.get("description") or "")) or value
-
-
-# Words that point at what was said elsewhere and are never a value themselves.
-_POINTING = frozenset({"it", "this", "that", "them", "these", "those", "its", "they"})
-
-
-def _keep_zone_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
-    """Drop what a text parameter was given that can be no value of it.
-
-    A pronoun ("Search the web for it": what "it" is, another clause said), and for a
-    parameter asking for an IANA time zone, a word that names none
-    (:func:`~stores.language.codes.zone_can_be`: "local" read near "local timezone").
-    """
-    for param in params:
-        if param.kind != "string" or param.name not in values:
-            continue
-        described = str(param.schema.get("description") or "")
-        kept = [value for value in values[param.name]
-                if not isinstance(value, str)
-                or (value.lower() not in _POINTING and zone_can_be(value, described))]
-        if kept:
-            values[param.name] = kept
-        else:
-            del values[param.name]
-
-
-def _keep_enum_values(values: dict[str, list[Any]], params: Sequence[Param]) -> None:
-    """Drop what an enum parameter was given outside its values (the schema would refuse it)."""
-    for param in params:
-        if not param.enum or param.name not in values:
-            continue
-        allowed = [*param.enum, *(coerce(option, param) for option in param.enum)]
-        kept = [value for value in values[param.name] if _among(value, allowed)]
-        if kept:
-            values[param.name] = kept
-        else:
-            del values[param.name]
-
-
-def _among(value: Any, allowed: Sequence[Any]) -> bool:
-    """Whether a value (every item of a list) is one of the allowed ones."""
-    if isinstance(value, list):
-        return all(_among(item, allowed) for item in value)
-    return value in allowed
 
 
 def _repeated_chunks(atoms: Sequence[tuple[Span, int]], used: set[int]) -> list[list[list[int]]]:
@@ -574,6 +530,8 @@ def _extend_repeats(
                 continue
             if names_another(candidate, param, params):
                 continue  # "my weight on Earth": Earth names weight_earth_kg, no second planet
+            if in_a_statement_about_the_speaker(text, candidate.start):
+                continue  # "My friend in Lyon says it's sunny.": context, no second place
             if span.unit and candidate.unit and span.unit.lower() != candidate.unit.lower():
                 continue
             cue = cue_score(text, candidate, param)

@@ -1,7 +1,8 @@
 """Values said together as lists: "Paris, Rome and Oslo", "3 and 4, 5 and 12".
 
 The span reader's last step (:func:`nodes.planning.request_spans.extract_spans`): runs of
-spans of one kind joined by commas, "and", "or", "as well as" or "vs" become one list span
+spans of one kind joined by commas, "and", "or", "as well as" or "vs" (numbers by "plus"
+too) become one list span
 holding its items; two names joined by a comma alone are one place ("Boston, MA"); "A and B,
 C and D" are pairs.
 """
@@ -16,6 +17,9 @@ _LIST_JOINERS = re.compile(
     r"^\s*(?:,\s*(?:and|or|&)?|and|or|&|as\s+well\s+as|vs\.?|versus)(?:\s+the)?\s*$", re.I
 )
 
+# "133 plus 34 plus 12": numbers added up are said as a list of them.
+_SUMMED = re.compile(r"\s*(?:plus|\+)\s*", re.I)
+
 
 def group_lists(text: str, atoms: list[Span]) -> list[Span]:
     """Join runs of same-kind spans separated by ", " / "and" / "or" into list spans."""
@@ -26,7 +30,8 @@ def group_lists(text: str, atoms: list[Span]) -> list[Span]:
         stop = index + 1
         while stop < len(atoms):
             gap = text[run[-1].end : atoms[stop].start]
-            if _compatible(run[0], atoms[stop]) and _LIST_JOINERS.match(gap):
+            summed = run[0].kind == "number" and _SUMMED.fullmatch(gap) is not None
+            if _compatible(run[0], atoms[stop]) and (_LIST_JOINERS.match(gap) or summed):
                 run.append(atoms[stop])
                 stop += 1
             else:

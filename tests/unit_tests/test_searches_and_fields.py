@@ -145,3 +145,46 @@ def test_a_title_opened_by_a_function_word_keeps_its_small_words() -> None:
     names = [s.value for s in extract_spans("book a room at The Plaza in New York")
              if s.kind == "name"]
     assert names == ["The Plaza", "New York"]
+
+
+WEATHER = schema(["location"], location={**STR, "description": "City, State"},
+                 unit={**STR, "enum": ["celsius", "fahrenheit"]})
+
+
+def test_a_value_declined_is_not_asked_for() -> None:
+    for request in ["Weather in Boston, MA? I prefer celsius over fahrenheit.",
+                    "Weather in Boston, MA, in celsius rather than fahrenheit",
+                    "Weather in Boston, MA, not in fahrenheit but celsius"]:
+        assert bind_schema(request, WEATHER).sets == [
+            {"location": "Boston, MA", "unit": "celsius"}], request
+
+
+def test_a_place_said_in_a_statement_about_the_speaker_is_no_second_call() -> None:
+    bound = bind_schema("Weather in Paris, France? My friend in Lyon says it's sunny.", WEATHER)
+    assert bound.sets == [{"location": "Paris, France"}]
+    # Asked for, a second place is a second call.
+    assert bind_schema("Weather in Paris and in Lyon?", WEATHER).sets == [
+        {"location": "Paris"}, {"location": "Lyon"}]
+
+
+def test_a_language_an_enum_took_ends_the_topic() -> None:
+    news = schema(["topic"], topic=STR, language={**STR, "enum": ["en", "es", "fr"]})
+    bound = bind_schema("News about the Olympics in English and Spanish", news)
+    assert bound.sets == [{"topic": "the Olympics", "language": "en"},
+                          {"topic": "the Olympics", "language": "es"}]
+
+
+def test_src_and_dst_name_the_two_sides_of_a_conversion() -> None:
+    convert = schema(["amount", "src", "dst"], amount={"type": "number"},
+                     src={**STR, "description": "currency code"},
+                     dst={**STR, "description": "currency code"})
+    bound = bind_schema("How much is 75 GBP in euros", convert)
+    assert bound.sets == [{"amount": 75.0, "src": "GBP", "dst": "EUR"}]
+
+
+def test_numbers_added_up_are_a_list_and_plus_is_no_unit() -> None:
+    spans = extract_spans("Add up 133 plus 34 plus 12 with the calculator")
+    assert [(s.kind, s.value) for s in spans] == [("list", [133, 34, 12])]
+    total = schema(["numbers"], numbers={"type": "array", "items": {"type": "number"}})
+    assert bind_schema("Add up 133 plus 34 plus 12", total).sets == [
+        {"numbers": [133.0, 34.0, 12.0]}]
