@@ -86,7 +86,8 @@ _SEARCH = re.compile(
     r"|^\s*(?:(?:please|can\s+you|could\s+you|would\s+you)\s+)*"
     # ("Search the products for 'milk'": what is searched is after "for")
     r"(?:look\s+up|google|search(?:\s+(?:the\s+web|online))?)\s+"
-    r"(?!for\b|up\b|(?:\S+\s+){1,3}for\b)(?=[\w'\"])",
+    # (nor "search nodes query=Bob": named values say it)
+    r"(?!for\b|up\b|(?:\S+\s+){1,3}for\b|[^\n]*\w=)(?=[\w'\"])",
     re.I,
 )
 # "Find wireless headphones under $100", "Show me laptops sorted by price": a request that

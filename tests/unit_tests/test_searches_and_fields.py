@@ -188,3 +188,11 @@ def test_numbers_added_up_are_a_list_and_plus_is_no_unit() -> None:
     total = schema(["numbers"], numbers={"type": "array", "items": {"type": "number"}})
     assert bind_schema("Add up 133 plus 34 plus 12", total).sets == [
         {"numbers": [133.0, 34.0, 12.0]}]
+
+
+def test_named_values_after_a_search_verb_are_not_its_words() -> None:
+    nodes = schema(["query"], query={**STR, "description": "The search query"})
+    assert bind_schema("search nodes query=Bob", nodes).sets == [{"query": "Bob"}]
+    tickets = schema([], q=STR, status=STR)
+    assert bind_schema("search tickets with q=printer status=open", tickets).sets == [
+        {"q": "printer", "status": "open"}]
