@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from nodes.parsing.splitting import about_the_speaker
@@ -230,10 +231,19 @@ def in_a_statement_about_the_speaker(text: str, position: int) -> bool:
     the speaker's world (:func:`~nodes.parsing.splitting.about_the_speaker`), no second place.
     A text of one sentence is the request itself.
     """
+    return any(a <= position < b for a, b in _statements_about_the_speaker(text))
+
+
+@lru_cache(maxsize=256)
+def _statements_about_the_speaker(text: str) -> tuple[tuple[int, int], ...]:
+    """Where a text of several sentences says something about the speaker.
+
+    Cached per text: the binder asks once per candidate value.
+    """
     pieces = cut_points(text, 3, [])
-    return len(pieces) > 1 and any(
-        a <= position < b and about_the_speaker(text[a:b]) for a, b in pieces
-    )
+    if len(pieces) < 2:
+        return ()
+    return tuple((a, b) for a, b in pieces if about_the_speaker(text[a:b]))
 
 
 def used_list_ranges(

@@ -324,12 +324,11 @@ def gives_its_values(
     """
     if embedder is None or spec.side_effect is not False:
         return False
-    close = meaning(text, spec.name, spec.description, embedder) >= MIN_PARTIAL_MEANING
-    if close:
-        return values_fit(text, spec.input_schema, bound() if bound is not None else None)
     binding = bound() if bound is not None else bind_schema(text, spec.input_schema, segment=0)
     if not values_fit(text, spec.input_schema, binding):
         return False
+    if meaning(text, spec.name, spec.description, embedder) >= MIN_PARTIAL_MEANING:
+        return True
     frame = request_frame(text, binding)
     return frame != text and meaning(frame, spec.name, spec.description, embedder) >= (
         MIN_PARTIAL_MEANING

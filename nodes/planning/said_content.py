@@ -98,9 +98,9 @@ _FIND = re.compile(
     r"(?:(?:some|the|a|an|all|any|all\s+the)\s+)?(?!(?:me|us)\b)(?=[A-Za-z])",
     re.I,
 )
+_QUOTES = "'\"“‘`"
 # "a reminder for 2024-06-03T09:30 to submit the report": the tool's own thing, what it is to
 # say.
-_QUOTES = "'\"“‘`"
 _OWN_TO = re.compile(
     r"\b(?:a|an|the|my)\s+([a-z]+)(?:\s+(?:for|at|on)\s+\S+)?\s+(?:to|about)\s+"
     # not to whom it goes ("a message to the team"); "that" opens a relative clause as often
@@ -238,7 +238,7 @@ def said_content(
                        text[start:end])
         if own is not None and singular(own.group(1).lower()) in verbs:
             start += own.end()
-    if text[start : start + 1] in "'\"“‘`":
+    if text[start : start + 1] in _QUOTES:
         return None  # "titled 'Roe v. Wade'": quoted, the quotes say where it ends
     said = text[start:end].rstrip(" ,;:'\"")
     tail = _TAIL.search(said) if by_verb or marker is _SAY else None
