@@ -21,10 +21,12 @@ from bench.common import machine_line, write_result
 from bench.evaluation.bfcl import (
     AGENT,
     FAILURE_CAUSES,
+    NO_CALL_KINDS,
     BfclRunner,
     CategoryResult,
     case_request,
     evaluate,
+    is_irrelevance,
     load_cases,
     spread,
 )
@@ -131,6 +133,22 @@ def main(argv: list[str]) -> int:
             f"| {category} | {rules[category].cases - rules[category].passed} | "
             + " | ".join(str(causes.get(cause, 0)) for cause in FAILURE_CAUSES)
             + " |"
+        )
+    lines += [
+        "",
+        "The failed cases that made no call, by what the run did instead (asked the user for a "
+        "value; answered without a tool; found no tool that fits):",
+        "",
+        "| category | no call | " + " | ".join(NO_CALL_KINDS) + " |",
+        "|---|---:|" + "---:|" * len(NO_CALL_KINDS),
+    ]
+    for category in args.category:
+        if is_irrelevance(category):
+            continue
+        kinds = rules[category].no_calls
+        lines.append(
+            f"| {category} | {rules[category].causes.get('no call', 0)} | "
+            + " | ".join(str(kinds.get(kind, 0)) for kind in NO_CALL_KINDS) + " |"
         )
     if ceiling:
         lines += [

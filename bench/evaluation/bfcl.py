@@ -161,6 +161,19 @@ FAILURE_CAUSES = (
     "no call", "wrong tool", "wrong call count", "missing value", "wrong value", "extra value",
 )
 
+# What a run that made no call did instead: asked the user for a value, answered without a
+# tool (NaviAgent's direct answer), or found no tool that fits.
+NO_CALL_KINDS = ("asked", "answered", "none fits")
+
+
+def no_call_kind(question: str | None, actions: Sequence[str]) -> str:
+    """Which of :data:`NO_CALL_KINDS` a run without calls was: its question, then its actions."""
+    if question:
+        return "asked"
+    if actions and all(action == "direct_answer" for action in actions):
+        return "answered"
+    return "none fits"
+
 
 def _accepts(options: Any, value: Any) -> bool:
     """Whether BFCL's list of acceptable values takes ``value`` (loosely, for the breakdown)."""
@@ -235,6 +248,7 @@ class CaseRun:
     tokens: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0})
     seconds: float = 0.0
     error: str | None = None
+    actions: list[str] = field(default_factory=list)
 
     def line(self) -> dict[str, Any]:
         """The run-file line (EVAL.md's format)."""
@@ -348,6 +362,8 @@ class BfclRunner:
             if outcome.interrupt is not None and not questions:
                 questions.append(str(outcome.interrupt.get("question") or ""))
             run.question = questions[0] if questions else None
+            intent = outcome.values.get("intent") or {}
+            run.actions = [str(sub.get("action") or "") for sub in intent.get("sub_intents") or []]
             for counts in usage.usage_metadata.values():
                 run.tokens["prompt"] += int(counts.get("input_tokens", 0))
                 run.tokens["completion"] += int(counts.get("output_tokens", 0))
@@ -369,6 +385,7 @@ class CategoryResult:
     passed: int = 0
     failures: list[str] = field(default_factory=list)
     causes: dict[str, int] = field(default_factory=dict)
+    no_calls: dict[str, int] = field(default_factory=dict)
 
     @property
     def accuracy(self) -> float:
@@ -411,6 +428,9 @@ async def evaluate(
                     result.failures.append(run.id)
                     cause = failure_cause(category, case, run.calls)
                     result.causes[cause] = result.causes.get(cause, 0) + 1
+                    if cause == "no call":
+                        kind = no_call_kind(run.question, run.actions)
+                        result.no_calls[kind] = result.no_calls.get(kind, 0) + 1
                 if handle is not None:
                     handle.write(json.dumps(run.line(), ensure_ascii=False) + "\n")
                     handle.flush()

@@ -70,3 +70,36 @@ def test_a_model_that_cannot_be_reached_is_an_error_not_a_fall_back() -> None:
                   "--base-url", "http://127.0.0.1:9/v1")
     assert done.returncode == 2
     assert "cannot be used" in done.stderr and "Traceback" not in done.stderr
+
+
+def _case(case_id: str, request: str) -> dict[str, object]:
+    weather = {
+        "name": "get_weather", "description": "Current weather in a city.",
+        "parameters": {"type": "dict", "required": ["city"],
+                       "properties": {"city": {"type": "string", "description": "The city"}}},
+    }
+    return {"id": case_id, "question": [[{"role": "user", "content": request}]],
+            "function": [weather]}
+
+
+@pytest.mark.timeout(300)
+def test_the_runner_records_what_a_run_without_calls_did_instead(tmp_path: Path) -> None:
+    import asyncio
+
+    from bench.evaluation.bfcl import BfclRunner, no_call_kind
+
+    async def kinds() -> list[tuple[int, str]]:
+        runner = BfclRunner(tmp_path)
+        runs = [await runner.run_case(_case(f"c{i}", request)) for i, request in enumerate([
+            "What's the weather like in Paris?",
+            "Get me the current weather.",
+            "Thanks!",
+            "Translate 'good morning' into German.",
+        ])]
+        return [(len(run.calls), no_call_kind(run.question, run.actions)) for run in runs]
+
+    made, asked, answered, none_fits = asyncio.run(kinds())
+    assert made[0] == 1
+    assert asked == (0, "asked")
+    assert answered == (0, "answered")
+    assert none_fits == (0, "none fits")

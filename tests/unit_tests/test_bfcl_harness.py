@@ -8,6 +8,7 @@ from bench.evaluation.bfcl import (
     compiled_tools,
     failure_cause,
     load_cases,
+    no_call_kind,
     score_case,
     spread,
     summary,
@@ -74,6 +75,13 @@ def test_failure_causes_read_the_calls_against_the_expected_ones() -> None:
     assert failure_cause("simple_python", case, [{"f": {"a": 3}}]) == "wrong value"
     assert failure_cause("simple_python", case, [{"f": {"a": 1, "c": 0}}]) == "extra value"
     assert failure_cause("irrelevance", {}, [{"f": {}}]) == "wrong tool"
+
+
+def test_a_run_without_calls_is_told_apart_by_its_question_then_its_actions() -> None:
+    assert no_call_kind("Which city?", ["call_api"]) == "asked"
+    assert no_call_kind(None, ["direct_answer"]) == "answered"
+    assert no_call_kind(None, ["direct_answer", "call_api"]) == "none fits"
+    assert no_call_kind(None, []) == "none fits"
 
 
 def test_recorded_calls_are_listed_in_the_order_the_plan_says_them() -> None:
