@@ -137,7 +137,8 @@ def main(argv: list[str]) -> int:
     lines += [
         "",
         "The failed cases that made no call, by what the run did instead (asked the user for a "
-        "value; answered without a tool; found no tool that fits):",
+        "value; answered without a tool; found no action or object in the request; found no tool "
+        "that fits):",
         "",
         "| category | no call | " + " | ".join(NO_CALL_KINDS) + " |",
         "|---|---:|" + "---:|" * len(NO_CALL_KINDS),

@@ -162,16 +162,23 @@ FAILURE_CAUSES = (
 )
 
 # What a run that made no call did instead: asked the user for a value, answered without a
-# tool (NaviAgent's direct answer), or found no tool that fits.
-NO_CALL_KINDS = ("asked", "answered", "none fits")
+# tool (NaviAgent's direct answer), did not understand the request (no action or object), or
+# found no tool that fits.
+NO_CALL_KINDS = ("asked", "answered", "not understood", "none fits")
 
 
-def no_call_kind(question: str | None, actions: Sequence[str]) -> str:
-    """Which of :data:`NO_CALL_KINDS` a run without calls was: its question, then its actions."""
+def no_call_kind(question: str | None, actions: Sequence[str],
+                 reasons: Sequence[str] = ()) -> str:
+    """Which of :data:`NO_CALL_KINDS` a run without calls was.
+
+    Its question first, then its sub-intents' actions, then the planner's reasons.
+    """
     if question:
         return "asked"
     if actions and all(action == "direct_answer" for action in actions):
         return "answered"
+    if "not understood" in reasons and "no tool fits" not in reasons:
+        return "not understood"
     return "none fits"
 
 
@@ -249,6 +256,7 @@ class CaseRun:
     seconds: float = 0.0
     error: str | None = None
     actions: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
 
     def line(self) -> dict[str, Any]:
         """The run-file line (EVAL.md's format)."""
@@ -364,6 +372,9 @@ class BfclRunner:
             run.question = questions[0] if questions else None
             intent = outcome.values.get("intent") or {}
             run.actions = [str(sub.get("action") or "") for sub in intent.get("sub_intents") or []]
+            decisions = outcome.values.get("decisions") or {}
+            run.reasons = [str(d.get("reason") or "") for d in decisions.values()
+                           if isinstance(d, dict)]
             for counts in usage.usage_metadata.values():
                 run.tokens["prompt"] += int(counts.get("input_tokens", 0))
                 run.tokens["completion"] += int(counts.get("output_tokens", 0))
@@ -429,7 +440,7 @@ async def evaluate(
                     cause = failure_cause(category, case, run.calls)
                     result.causes[cause] = result.causes.get(cause, 0) + 1
                     if cause == "no call":
-                        kind = no_call_kind(run.question, run.actions)
+                        kind = no_call_kind(run.question, run.actions, run.reasons)
                         result.no_calls[kind] = result.no_calls.get(kind, 0) + 1
                 if handle is not None:
                     handle.write(json.dumps(run.line(), ensure_ascii=False) + "\n")

@@ -95,11 +95,14 @@ def test_the_runner_records_what_a_run_without_calls_did_instead(tmp_path: Path)
             "Get me the current weather.",
             "Thanks!",
             "Translate 'good morning' into German.",
+            "Hello, thanks a lot!",
         ])]
-        return [(len(run.calls), no_call_kind(run.question, run.actions)) for run in runs]
+        return [(len(run.calls), no_call_kind(run.question, run.actions, run.reasons))
+                for run in runs]
 
-    made, asked, answered, none_fits = asyncio.run(kinds())
+    made, asked, answered, none_fits, not_understood = asyncio.run(kinds())
     assert made[0] == 1
     assert asked == (0, "asked")
     assert answered == (0, "answered")
     assert none_fits == (0, "none fits")
+    assert not_understood == (0, "not understood")

@@ -82,6 +82,10 @@ def test_a_run_without_calls_is_told_apart_by_its_question_then_its_actions() ->
     assert no_call_kind(None, ["direct_answer"]) == "answered"
     assert no_call_kind(None, ["direct_answer", "call_api"]) == "none fits"
     assert no_call_kind(None, []) == "none fits"
+    assert no_call_kind(None, ["retrieve_api"], ["not understood"]) == "not understood"
+    assert no_call_kind(None, ["call_api", "call_api"], ["not understood", "no tool fits"]) == (
+        "none fits"
+    )
 
 
 def test_recorded_calls_are_listed_in_the_order_the_plan_says_them() -> None:
