@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 
 from nodes.context import Context, resolve_context
 from nodes.planning.draft import NO_TOOL_FOUND
-from nodes.state import CallResult, ZState
+from nodes.state import CallResult, ZState, answered_directly
 
 # Failures a retry must not paper over: a person said no, policy forbids it, or the outcome
 # of a side effect is unknown and must be reconciled first.
@@ -34,7 +34,7 @@ def uncovered_subintents(state: ZState) -> list[str]:
     }
     missing = []
     for sub in state["intent"]["sub_intents"]:
-        if sub["action"] == "direct_answer":
+        if answered_directly(state, sub):
             continue
         if cover_problem(state, sub["id"]) == "":
             continue  # another clause's call does what this one asks, and it ran

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nodes.planning.binding import find_named_value
-from nodes.state import FollowUp, Intent, TurnMemory, ZState
+from nodes.state import FollowUp, Intent, TurnMemory, ZState, answered_directly
 from stores.language.entities import extract_entities
 from stores.language.identifiers import is_identifier_name, singular
 from stores.language.lexicon import Lexicon
@@ -78,7 +78,7 @@ def remember_turn(state: ZState) -> TurnMemory | None:
             continue
         outputs.update(_identifier_fields(result.get("args") or {}))
         outputs.update(_identifier_fields(result.get("output")))
-    subs = [s for s in intent["sub_intents"] if s["action"] != "direct_answer"]
+    subs = [s for s in intent["sub_intents"] if not answered_directly(state, s)]
     return {
         "turn": int(state.get("turn") or 0),
         "request": intent["request"],

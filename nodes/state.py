@@ -260,3 +260,15 @@ def fresh_turn() -> dict[str, Any]:
     ``Overwrite`` for keys with a reducer. ``parse_intent`` starts each turn with it.
     """
     return {key: _empty(key, hint) for key, hint in _per_turn_hints()}
+
+
+def answered_directly(state: ZState, sub: SubIntent) -> bool:
+    """Whether the sub-intent is answered without a tool.
+
+    By the parser (a greeting), or by the planner when no tool of the catalog does what it
+    asks and it has an answer of its own ("what's 2 plus 2" with no calculator tool).
+    """
+    if sub["action"] == "direct_answer":
+        return True
+    decision = (state.get("decisions") or {}).get(sub["id"]) or {}
+    return decision.get("action") == "direct_answer"

@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from nodes.context import Context, resolve_context
-from nodes.state import CallResult, ZState
+from nodes.state import CallResult, ZState, answered_directly
 from stores.secrets import MASKED_RUN, mask_secret_text, secrets_in_text
 
 KEY_HINTS = ("id", "status", "name", "number", "total", "amount", "price", "quantity", "code")
@@ -72,7 +72,7 @@ def render_answer(state: ZState, output_format: str) -> str:
     direct = [
         s.get("answer") or ""
         for s in state["intent"]["sub_intents"]
-        if s["action"] == "direct_answer"
+        if answered_directly(state, s)
     ]
     gaps = list(state.get("gaps") or [])
     ledger = state.get("token_ledger") or {}

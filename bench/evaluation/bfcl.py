@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 CATEGORIES = (
     "simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance",
@@ -325,6 +325,7 @@ class BfclRunner:
         from graph.deps import Deps
         from graph.session import Session
         from nodes.context import Context
+        from nodes.state import ZState, answered_directly
         from stores.catalog.enrich import enrich_catalog
         from stores.catalog.model import Catalog
 
@@ -371,7 +372,11 @@ class BfclRunner:
                 questions.append(str(outcome.interrupt.get("question") or ""))
             run.question = questions[0] if questions else None
             intent = outcome.values.get("intent") or {}
-            run.actions = [str(sub.get("action") or "") for sub in intent.get("sub_intents") or []]
+            run.actions = [
+                "direct_answer" if answered_directly(cast("ZState", outcome.values), sub)
+                else str(sub["action"])
+                for sub in intent.get("sub_intents") or []
+            ]
             decisions = outcome.values.get("decisions") or {}
             run.reasons = [str(d.get("reason") or "") for d in decisions.values()
                            if isinstance(d, dict)]

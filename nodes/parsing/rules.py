@@ -141,6 +141,9 @@ class _Clause:
     explicit_operation: bool = False
     keywords: list[str] = field(default_factory=list)
     chit_chat: ChitChat | None = None
+    # What the clause is answered with when no tool of the catalog does it ("what's 2 plus 2"
+    # with a calculator tool is the tool's; without one, the arithmetic is the answer).
+    fallback_answer: str | None = None
     after: bool = False
 
 
@@ -242,6 +245,8 @@ class RuleIntentParser:
     def _analyze(self, clause_text: str) -> _Clause:
         clause = _Clause(text=clause_text.strip())
         clause.chit_chat = chit_chat(clause.text)
+        if clause.chit_chat is not None and clause.chit_chat.kind in _TOOL_MAY_ANSWER:
+            clause.fallback_answer, clause.chit_chat = clause.chit_chat.answer, None
         if clause.chit_chat is not None:
             clause.keywords = []
             return clause
@@ -595,7 +600,7 @@ class RuleIntentParser:
                     entities=entities,
                     depends_on=depends,
                     action=action,
-                    answer=None,
+                    answer=clause.fallback_answer,
                     question=question,
                 )
             )
@@ -657,6 +662,10 @@ class RuleIntentParser:
 
 
 _READS = frozenset({"get", "list", "search", "count"})
+# Chit-chat a tool of the catalog may do instead of the canned answer: a sum for a calculator.
+_TOOL_MAY_ANSWER = frozenset({"arithmetic"})
+
+
 def _direct_answer(sub_id: str, clause: _Clause) -> SubIntent:
     chit = clause.chit_chat
     return SubIntent(

@@ -216,6 +216,10 @@ class RulePlanner:
             draft.gaps.append(f"{sub['text']}: not retried: {short}")
             draft.decide(sub["id"], "gap", reason="retry falls short")
             return True
+        if choice is None and sub.get("answer"):
+            # No tool does it, and the clause has its own answer (arithmetic).
+            draft.decide(sub["id"], "direct_answer", reason="no tool does it")
+            return True
         if choice is None:
             if draft.request.retrieval_rounds < self.context.max_retrieval_rounds:
                 draft.retrieve_again.append(sub["id"])
