@@ -51,8 +51,9 @@ from nodes.parsing.splitting import (
 )
 from nodes.state import Action, Entities, Intent, SubIntent
 from stores.language.cues import english_words_of
-from stores.language.detect import guess_non_english
+from stores.language.detect import CJK_LANGUAGE, guess_non_english
 from stores.language.entities import extract_entities, scan_entities
+from stores.language.gloss import english_gloss
 from stores.language.identifiers import identifier_base
 from stores.language.keywords import extract_keywords, lemmatize, token_spans
 from stores.language.lexicon import Lexicon, TermMatch
@@ -177,6 +178,9 @@ class RuleIntentParser:
                 another language and no English verb in it was understood.
         """
         require_text(request)
+        return self._parse(request, gloss=True)
+
+    def _parse(self, request: str, *, gloss: bool) -> Intent:
         text = " ".join(request.replace("\r", "\n").split(" ")).strip()
         output_format, body = detect_output_format(text)
         entities = cast(Entities, extract_entities(request, self.lexicon))
@@ -206,6 +210,15 @@ class RuleIntentParser:
         if not any(c.explicit_operation for c in clauses):
             # Quoted values ("Le Petit Prince") are data, not the request's language.
             language = guess_non_english(QUOTED.sub(" ", body))
+            if language == CJK_LANGUAGE and gloss:
+                # "北京今天的天气怎么样？": no verb the cue words list; read its English gloss
+                # (CC-CEDICT, word for word; values and quoted text kept as written).
+                glossed = english_gloss(text)
+                if guess_non_english(QUOTED.sub(" ", glossed)) is None:
+                    intent = self._parse(glossed, gloss=False)
+                    intent["request"] = request
+                    intent["parser"] = f"{self.name} (English gloss: {glossed})"
+                    return intent
             if language is not None:
                 raise IntentParseError(
                     f"it looks like it is written in {language}, and the offline rule-based "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from stores.language.places import place_written_lower
 from stores.language.spans import Span
 from stores.language.units import unit_of
 
@@ -151,8 +152,11 @@ def scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> No
             index += 1  # "25 degrees Celsius", "300 Kelvin": the measure's unit, no name
             continue
         linked = stop > index + 1 and words[index + 1].group().lower() == "the"
-        if sentence_start and (stop == index + 1 or linked):
-            # "Forecast the S&P 500": the first word of a sentence is no name's first word.
+        if sentence_start and (stop == index + 1 or linked) and not (
+            stop == index + 1 and place_written_lower(raw) is not None
+        ):
+            # "Forecast the S&P 500": the first word of a sentence is no name's first word,
+            # unless it is a country or a large city ("Beijing weather today?").
             index += 1
             continue
         start, end = word.start(), words[stop - 1].end()

@@ -43,9 +43,12 @@ def _foreign_words() -> dict[str, frozenset[str]]:
 
 _ENGLISH_EXTRA = frozenset("create make place add get show list the an and then for".split())
 
+CJK_LANGUAGE = "Chinese or Japanese"
+"""What :func:`guess_non_english` names a request written mostly in Chinese characters."""
+
 _SCRIPT_NAMES = {
     "CYRILLIC": "a Cyrillic-script language",
-    "CJK": "Chinese or Japanese",
+    "CJK": CJK_LANGUAGE,
     "HIRAGANA": "Japanese",
     "KATAKANA": "Japanese",
     "HANGUL": "Korean",

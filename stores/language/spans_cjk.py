@@ -32,3 +32,15 @@ def _tokenizer() -> Any:
 def segment(text: str) -> tuple[str, ...]:
     """Split ``text`` into words with jieba (precise mode, no HMM for unknown words)."""
     return tuple(_tokenizer().lcut(text, HMM=False))
+
+
+@functools.lru_cache(maxsize=1)
+def _tagger() -> Any:
+    import jieba.posseg
+
+    return jieba.posseg.POSTokenizer(_tokenizer())
+
+
+def tagged(text: str) -> list[tuple[str, str]]:
+    """``text``'s words with jieba's part-of-speech tags ("的": ``uj``, "上海": ``ns``)."""
+    return [(pair.word, pair.flag) for pair in _tagger().lcut(text, HMM=False)]

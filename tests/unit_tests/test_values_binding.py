@@ -58,6 +58,14 @@ def test_an_index_name_with_its_number_is_one_name() -> None:
     assert binding.sets == [{"index": "S&P 500", "days": 30}]
 
 
+def test_a_country_or_large_city_opening_a_sentence_is_a_name() -> None:
+    schema = _schema({"location": {"type": "string", "description": "The city."}})
+    assert bind_schema("Beijing weather today?", schema).sets == [{"location": "Beijing"}]
+    assert bind_schema("Japan weather now", schema).sets == [{"location": "Japan"}]
+    # a first word that is no place is still no name
+    assert bind_schema("Forecast weather now", schema).missing == ["location"]
+
+
 def test_a_loss_is_negative_for_a_signed_amount() -> None:
     schema = _schema(
         {

@@ -1,6 +1,6 @@
-"""Arithmetic the catalog has a tool for is the tool's; without one it is answered directly.
-
-With the local embedding model (the tool-fit gate reads meaning), over the sandbox catalog.
+"""Plain requests over the sandbox catalog plus a tool of the user's, with the local embedding
+model (the tool-fit gate reads meaning): arithmetic a tool can do is the tool's, without one it
+is answered directly; a Chinese request no cue word reads goes through its English gloss.
 """
 
 from __future__ import annotations
@@ -23,11 +23,20 @@ def sum_numbers(numbers: list[float]) -> dict[str, float]:
     return {"sum": sum(numbers)}
 
 
-async def _run(tmp_path: Path, request: str, *, calculator: bool) -> tuple[dict[str, Any], Shop]:
+def get_current_weather(location: str) -> dict[str, str]:
+    """Get the current weather in a given city."""
+    return {"location": location, "sky": "clear"}
+
+
+async def _run(
+    tmp_path: Path, request: str, *, calculator: bool = False, weather: bool = False
+) -> tuple[dict[str, Any], Shop]:
     shop = Shop(tmp_path / "shop.db")
     catalog = shop.catalog()
     if calculator:
         catalog.register_function(sum_numbers, agent="calc", side_effect=False)
+    if weather:
+        catalog.register_function(get_current_weather, agent="weather", side_effect=False)
     enrich_catalog(catalog)
     embedder = Deps(home=tmp_path / "home").get_embedder()
     index = ToolIndex(tmp_path / "index", embedder, name="t")
@@ -57,3 +66,13 @@ async def test_without_a_calculator_the_sum_is_answered_and_nothing_is_called(
     assert "133 + 34 + 12 = 179" in state["answer"]
     assert "Not done" not in state["answer"]
     assert shop.calls == {}
+
+
+async def test_a_chinese_weather_question_is_read_through_its_gloss(tmp_path: Path) -> None:
+    state, shop = await _run(tmp_path, "北京今天的天气怎么样？", weather=True)
+    [call] = state["plan"]
+    assert call["tool_id"] == "weather/get_current_weather"
+    assert call["args"]["location"]["value"] == "Beijing"
+    assert "English gloss" in state["intent"]["parser"]
+    assert shop.calls == {}
+
