@@ -57,6 +57,7 @@ from nodes.planning.draft import NO_TOOL_FOUND, PlanDraft, PlanRequest
 from nodes.planning.eligibility import (
     ScoredCandidate,
     better_fitting_writer,
+    fit_reason,
     nothing_understood,
     own_untagged_server_tool,
     refused_fits_better,
@@ -124,6 +125,10 @@ _REFERS_BACK = re.compile(
 # 123456" asks for. An object the clause inherits from the one before counts once (in the
 # score), or it outweighs the clause's lead in words and meaning for another tool.
 FIT_EMPHASIS = 1.0
+
+
+# How the tool-fit gate knew a clause is about a tool when the clause says so itself.
+_SAID_THE_TOOL = frozenset({"words", "meaning"})
 
 
 class RulePlanner:
@@ -199,9 +204,14 @@ class RulePlanner:
         if choice is None and (self._completes_earlier_read(draft, sub) or add_named_argument(
                 draft, sub, self.catalog, self._bind_for(draft), self._says_operation)):
             return True
-        if choice is not None and choice.missing and nothing_understood(sub):
+        if choice is not None and choice.missing and (sub.get("answer") or (
+                nothing_understood(sub) and fit_reason(
+                    sub["text"], choice.spec, None, self.embedder) not in _SAID_THE_TOOL)):
             # A read may answer a clause nobody understood ("hola"), but asking the user
-            # for a value of a tool the planner only guessed at answers nothing.
+            # for a value of a tool the planner only guessed at answers nothing. A clause
+            # that says what the tool is about ("What's the weather like?" for a weather
+            # tool: its words or its meaning) is understood enough to ask for the city. A
+            # clause with its own answer ("2^10?") is answered rather than questioned.
             choice = None
         refused = self._refused_fits_better(draft, sub, choice)
         if refused is not None and not self._policy_explains(draft, choice, refused.spec):

@@ -76,3 +76,13 @@ async def test_a_chinese_weather_question_is_read_through_its_gloss(tmp_path: Pa
     assert "English gloss" in state["intent"]["parser"]
     assert shop.calls == {}
 
+
+async def test_a_request_about_a_tool_without_its_value_asks_for_it(tmp_path: Path) -> None:
+    # The lexicon knows neither "weather" nor a verb here, but the request says what the
+    # tool is about: the user is asked for the city rather than told nothing fits.
+    state, shop = await _run(tmp_path, "What's the weather like?", weather=True)
+    assert state["plan"] == [] and not state["results"]
+    question = state["pending_question"]
+    assert question["tool_id"] == "weather/get_current_weather"
+    assert question["param"] == "location"
+    assert shop.calls == {}
