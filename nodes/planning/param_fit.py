@@ -386,8 +386,12 @@ def type_fit(span: Span, param: Param) -> float:
             return FORM_FIT
         if form is not None and span.kind not in {"quoted", "keyvalue"}:
             return OTHER_FORM_FIT
-        if span.kind == "path" and not holds_files(param.name_words, param.schema):
-            return 0.0  # "Open /srv/readme.md": a file is no node's name
+        if span.kind == "path" and not holds_files(param.name_words, param.schema) and not (
+            param.name.lower().endswith("name") and not re.search(r"[/\\]", span.text)
+        ):
+            # "Open /srv/readme.md": a file is no node's name; a bare file name is a name
+            # ("Rename report.txt to final.txt" for old_name, new_name)
+            return 0.0
         if param.identifier and span.kind == "name":
             return 0.7  # "SNP (Single Nucleotide Polymorphism) ID rs6034464": the id is rs...
         if param.identifier and span.kind == "number" and not span.unit \

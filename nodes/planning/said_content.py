@@ -188,7 +188,7 @@ def said_content(
     # do (the span reader has them); the words passed on are the next marker's
     unquoted = [item for item in found if text[item[0] : item[0] + 1] not in _QUOTES]
     if not unquoted:
-        return None
+        return _quoted_speech(text, found)
     start, takers, marker = min(unquoted, key=lambda item: item[0])
     by_verb = marker is None
     end = len(text)
@@ -244,6 +244,27 @@ def said_content(
     tail = _TAIL.search(said) if by_verb or marker is _SAY else None
     said = said[: tail.start()] if tail else said  # "how are you into French"
     return takers[0], said, start, start + len(said), by_verb
+
+
+_CLOSING = {"'": "'", '"': '"', "“": "”", "‘": "’", "`": "`"}
+
+
+def _quoted_speech(
+    text: str, found: Sequence[tuple[int, list[Param], re.Pattern[str] | None]]
+) -> tuple[Param, str, int, int, bool] | None:
+    """The quoted words a marker of speech introduces, for the content parameter.
+
+    "Send a message to John saying 'Meet me at 5'": the quotes are the message's, whatever
+    other parameter quoted text alone would suit.
+    """
+    spoken = [item for item in found if item[2] in (_SPEECH, _COLON)]
+    if not spoken:
+        return None
+    start, takers, _ = min(spoken, key=lambda item: item[0])
+    close = text.find(_CLOSING[text[start]], start + 1)
+    if close <= start + 1:
+        return None
+    return takers[0], text[start + 1 : close], start, close + 1, False
 
 
 def trim_when(
@@ -362,7 +383,12 @@ def bind_said_content(
                          bound=[p for p in params if p.name in values])
     if found is None:
         return
-    param, said, start, _, by_verb = found
+    param, said, start, end, by_verb = found
+    if text[start : start + 1] in _QUOTES:
+        values[param.name] = [said]
+        evidence[param.name] = 2.0
+        used.update(i for i, (span, _) in enumerate(atoms) if start <= span.start < end)
+        return
     when_taken = any(
         other is not param and (other.name_words & DATE_WORDS or asks_date_form(other.schema)
                                 or asks_clock_form(other.schema))

@@ -405,6 +405,14 @@ def kind_of_own_things(
         if word in STOPWORDS or word in _NOT_KINDS or word in own or word in said.split():
             continue
         slot = open_slots[0]
+        if singular(word) in slot.name_words:
+            # "the dining room lights" for a room: the slot's own name is its cue, and the
+            # word before it says which one
+            before = re.search(r"\b([a-z][a-z\-]+)\s+$", text[: match.start(1)])
+            if before is None or before.group(1) in STOPWORDS or before.group(1) in _NOT_KINDS:
+                return
+            values[slot.name], evidence[slot.name] = [f"{before.group(1)} {word}"], 1.0
+            return
         if similarity(word, [" ".join(split_words(slot.name))])[0] < KIND_MEANING:
             return
         values[slot.name], evidence[slot.name] = [word], 1.0

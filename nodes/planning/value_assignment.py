@@ -45,6 +45,12 @@ _NUMERIC = frozenset({"number", "money", "percent"})
 _SWAP_MARGIN = 0.2
 
 
+# Parameters that carry what a message says, and how much a quoted text prefers them (and a
+# bare name does not).
+_MESSAGE_NAMES = frozenset("message msg text body content note comment caption".split())
+_TITLE_NAMES = frozenset("title subject heading".split())
+MESSAGE_QUOTED_CUE = 0.75
+
 # How well a bare number fits a parameter that holds free text.
 _BARE_FIT = 0.3
 
@@ -117,6 +123,13 @@ def choose_pairs(
             if places and not is_place_param(param) and _known_place(text, span) \
                     and not param.name_words & _ROUTE_ENDS:
                 continue  # "Nepal", "in Berlin": the place's value, no species, no job title
+            if param.name_words & (_MESSAGE_NAMES | _TITLE_NAMES) and len(params) > 1 \
+                    and span.kind == "quoted":
+                # "Send 'Happy birthday!' to Grandma", "Assign the bug 'Login fails' to
+                # Priya": quoted words are what a message says or what a thing is titled
+                cue = max(cue, MESSAGE_QUOTED_CUE)
+            elif param.name_words & _MESSAGE_NAMES and len(params) > 1 and span.kind == "name":
+                cue -= MESSAGE_QUOTED_CUE  # "Message Sarah ...": a bare name is whom it goes to
             # The order of values and parameters places a value only where there are
             # several of either: a lone value of a lone parameter has no place to be in.
             alone = len(free) == 1 or len(params) == 1

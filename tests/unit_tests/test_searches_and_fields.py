@@ -196,3 +196,47 @@ def test_named_values_after_a_search_verb_are_not_its_words() -> None:
     tickets = schema([], q=STR, status=STR)
     assert bind_schema("search tickets with q=printer status=open", tickets).sets == [
         {"q": "printer", "status": "open"}]
+
+
+def test_quoted_words_after_saying_are_the_message_not_the_recipient() -> None:
+    message = schema(["recipient", "message"], recipient={**STR, "description": "Contact name"},
+                     message={**STR, "description": "Message text"})
+    binding = bind_schema("Send a message to John saying 'Meet me at 5 and bring the docs'",
+                          message)
+    assert binding.sets == [{"recipient": "John", "message": "Meet me at 5 and bring the docs"}]
+    colon = bind_schema('Text Anna: "running late, start without me"', message)
+    assert colon.sets == [{"recipient": "Anna", "message": "running late, start without me"}]
+
+
+def test_a_compound_with_the_parameters_own_name_is_its_value() -> None:
+    light = schema(["room", "brightness"], room={**STR, "description": "Room"},
+                   brightness={**INT, "description": "Brightness 0-100"})
+    calls = _planned_by_meaning("Turn the living room lights to 40% brightness", "set_light",
+                                "Set a light's brightness.", light)
+    assert calls == [{"room": "living room", "brightness": 40}]
+
+
+def test_a_quoted_message_and_a_bare_name_find_their_parameters() -> None:
+    message = schema(["recipient", "message"],
+                     recipient={**STR, "description": "Who to send it to"},
+                     message={**STR, "description": "The message"})
+    assert bind_schema("Message Sarah 'running 10 minutes late'", message).sets == [
+        {"recipient": "Sarah", "message": "running 10 minutes late"}]
+    assert bind_schema("Send 'Happy birthday!' to Grandma", message).sets == [
+        {"recipient": "Grandma", "message": "Happy birthday!"}]
+
+
+def test_a_quoted_title_is_the_title_and_the_person_the_assignee() -> None:
+    issue = schema(["title", "assignee"], title={**STR, "description": "Issue title"},
+                   assignee={**STR, "description": "Person assigned"})
+    assert bind_schema("Assign the bug 'Login fails on Safari' to Priya", issue).sets == [
+        {"title": "Login fails on Safari", "assignee": "Priya"}]
+
+
+def test_a_bare_file_name_is_a_name() -> None:
+    rename = schema(["old_name", "new_name"], old_name={**STR, "description": "Current name"},
+                    new_name={**STR, "description": "New name"})
+    assert bind_schema("Rename the file report.txt to final_report.txt", rename).sets == [
+        {"old_name": "report.txt", "new_name": "final_report.txt"}]
+    node = schema(["name"], name={**STR, "description": "The node's name"})
+    assert bind_schema("Open /srv/readme.md", node).missing == ["name"]  # a path is no name
