@@ -205,13 +205,17 @@ class RulePlanner:
                 draft, sub, self.catalog, self._bind_for(draft), self._says_operation)):
             return True
         if choice is not None and choice.missing and (sub.get("answer") or (
-                nothing_understood(sub) and fit_reason(
-                    sub["text"], choice.spec, None, self.embedder) not in _SAID_THE_TOOL)):
+                nothing_understood(sub) and (
+                    len(draft.request.intent["sub_intents"]) > 1
+                    or fit_reason(sub["text"], choice.spec, None, self.embedder)
+                    not in _SAID_THE_TOOL))):
             # A read may answer a clause nobody understood ("hola"), but asking the user
             # for a value of a tool the planner only guessed at answers nothing. A clause
             # that says what the tool is about ("What's the weather like?" for a weather
-            # tool: its words or its meaning) is understood enough to ask for the city. A
-            # clause with its own answer ("2^10?") is answered rather than questioned.
+            # tool: its words or its meaning) is understood enough to ask for the city, when
+            # it is the whole request: among other clauses ("Imagine you host a poker game
+            # ... Who won?") such a question would stop the calls the others make. A clause
+            # with its own answer ("2^10?") is answered rather than questioned.
             choice = None
         refused = self._refused_fits_better(draft, sub, choice)
         if refused is not None and not self._policy_explains(draft, choice, refused.spec):

@@ -23,13 +23,24 @@ def sum_numbers(numbers: list[float]) -> dict[str, float]:
     return {"sum": sum(numbers)}
 
 
+def convert_currency(from_currency: str, to_currency: str) -> dict[str, str]:
+    """Convert money from one currency to another (ISO codes, e.g. USD)."""
+    return {"from": from_currency, "to": to_currency}
+
+
+def get_forecast(days: int) -> dict[str, int]:
+    """Get the weather forecast for the next few days."""
+    return {"days": days}
+
+
 def get_current_weather(location: str) -> dict[str, str]:
     """Get the current weather in a given city."""
     return {"location": location, "sky": "clear"}
 
 
 async def _run(
-    tmp_path: Path, request: str, *, calculator: bool = False, weather: bool = False
+    tmp_path: Path, request: str, *, calculator: bool = False, weather: bool = False,
+    converter: bool = False, forecast: bool = False,
 ) -> tuple[dict[str, Any], Shop]:
     shop = Shop(tmp_path / "shop.db")
     catalog = shop.catalog()
@@ -37,6 +48,10 @@ async def _run(
         catalog.register_function(sum_numbers, agent="calc", side_effect=False)
     if weather:
         catalog.register_function(get_current_weather, agent="weather", side_effect=False)
+    if converter:
+        catalog.register_function(convert_currency, agent="fx", side_effect=False)
+    if forecast:
+        catalog.register_function(get_forecast, agent="forecast", side_effect=False)
     enrich_catalog(catalog)
     embedder = Deps(home=tmp_path / "home").get_embedder()
     index = ToolIndex(tmp_path / "index", embedder, name="t")
@@ -86,3 +101,10 @@ async def test_a_request_about_a_tool_without_its_value_asks_for_it(tmp_path: Pa
     assert question["tool_id"] == "weather/get_current_weather"
     assert question["param"] == "location"
     assert shop.calls == {}
+
+
+async def test_such_a_question_never_stops_what_the_other_clauses_do(tmp_path: Path) -> None:
+    state, _ = await _run(tmp_path, "What's the forecast like? And convert EUR to USD for me.",
+                          converter=True, forecast=True)
+    assert state["pending_question"] is None
+    assert {"from": "EUR", "to": "USD"} in [r["output"] for r in state["results"].values()]
