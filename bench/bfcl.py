@@ -14,6 +14,7 @@ import asyncio
 import statistics
 import tempfile
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,11 @@ def _ceiling(
     return results, offered
 
 
+def _count_row(category: str, total: int, counts: Mapping[str, int], keys: Sequence[str]) -> str:
+    """A category's row of a table of counts: its total, then its count for each key."""
+    return f"| {category} | {total} | " + " | ".join(str(counts.get(k, 0)) for k in keys) + " |"
+
+
 def main(argv: list[str]) -> int:
     """Run both rows on every category and write the table."""
     parser = argparse.ArgumentParser(prog="python -m bench bfcl")
@@ -127,13 +133,11 @@ def main(argv: list[str]) -> int:
         "| category | failed | " + " | ".join(FAILURE_CAUSES) + " |",
         "|---|---:|" + "---:|" * len(FAILURE_CAUSES),
     ]
-    for category in args.category:
-        causes = rules[category].causes
-        lines.append(
-            f"| {category} | {rules[category].cases - rules[category].passed} | "
-            + " | ".join(str(causes.get(cause, 0)) for cause in FAILURE_CAUSES)
-            + " |"
-        )
+    lines += [
+        _count_row(category, rules[category].cases - rules[category].passed,
+                   rules[category].causes, FAILURE_CAUSES)
+        for category in args.category
+    ]
     lines += [
         "",
         "The failed cases that made no call, by what the run did instead (asked the user for a "
@@ -143,14 +147,12 @@ def main(argv: list[str]) -> int:
         "| category | no call | " + " | ".join(NO_CALL_KINDS) + " |",
         "|---|---:|" + "---:|" * len(NO_CALL_KINDS),
     ]
-    for category in args.category:
-        if is_irrelevance(category):
-            continue
-        kinds = rules[category].no_calls
-        lines.append(
-            f"| {category} | {rules[category].causes.get('no call', 0)} | "
-            + " | ".join(str(kinds.get(kind, 0)) for kind in NO_CALL_KINDS) + " |"
-        )
+    lines += [
+        _count_row(category, rules[category].causes.get("no call", 0), rules[category].no_calls,
+                   NO_CALL_KINDS)
+        for category in args.category
+        if not is_irrelevance(category)
+    ]
     if ceiling:
         lines += [
             "",

@@ -24,6 +24,7 @@ from nodes.planning.name_spans import TITLES
 from nodes.planning.param_fit import DATE_WORDS, LANGUAGE_NAMES, Param, is_place_param
 from nodes.planning.request_spans import Span
 from stores.language.identifiers import singular
+from stores.language.spans_text import find_quoted
 from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
 
 # Parameter names for passed-on text ("message", "body", "query"), and for what "called"
@@ -246,9 +247,6 @@ def said_content(
     return takers[0], said, start, start + len(said), by_verb
 
 
-_CLOSING = {"'": "'", '"': '"', "“": "”", "‘": "’", "`": "`"}
-
-
 def _quoted_speech(
     text: str, found: Sequence[tuple[int, list[Param], re.Pattern[str] | None]]
 ) -> tuple[Param, str, int, int, bool] | None:
@@ -261,10 +259,11 @@ def _quoted_speech(
     if not spoken:
         return None
     start, takers, _ = min(spoken, key=lambda item: item[0])
-    close = text.find(_CLOSING[text[start]], start + 1)
-    if close <= start + 1:
+    quoted = next((found for found in find_quoted(text) if found[2] == start), None)
+    if quoted is None:
         return None
-    return takers[0], text[start + 1 : close], start, close + 1, False
+    _, inner, _, end = quoted
+    return takers[0], inner, start, end, False
 
 
 def trim_when(

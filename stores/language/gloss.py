@@ -16,9 +16,9 @@ import gzip
 import re
 from importlib import resources
 
+from stores.language.spans_text import find_quoted
+
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
-# Quoted values are kept as written: 「你好，世界」, “Alice”, "Blue Mug".
-_QUOTED = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”|‘[^’]*’|\"[^\"]*\"|'[^']*'")
 _PUNCTUATION = str.maketrans({
     "，": ", ", "。": ". ", "？": "? ", "！": "! ", "：": ": ", "；": "; ", "、": ", ",
     "（": " (", "）": ") ",
@@ -113,10 +113,10 @@ def word_gloss(word: str) -> str | None:
     entries = _dictionary().get(word)
     if not entries:
         return None
-    pinyin, senses = max(
-        entries, key=lambda entry: (len(_senses(*entry)), not entry[0][:1].isupper())
+    readings = [(pinyin, senses, _senses(pinyin, senses)) for pinyin, senses in entries]
+    pinyin, senses, usable = max(
+        readings, key=lambda reading: (len(reading[2]), not reading[0][:1].isupper())
     )
-    usable = _senses(pinyin, senses)
     if pinyin[:1].isupper():
         usable = sorted(usable, key=len)[:1]  # "US dollar", not "American dollar"
     if not usable or any(_GRAMMATICAL.search(sense.strip()) for sense in senses[:2]):
@@ -163,14 +163,16 @@ def _gloss_run(run: str) -> list[str]:
 
 
 def english_gloss(text: str) -> str:
-    """``text`` with its Chinese words replaced by their English, all else kept as written."""
+    """``text`` with its Chinese words replaced by their English, all else kept as written.
+
+    Quoted values (「你好，世界」, “Alice”, "Blue Mug") are kept as written, in straight quotes.
+    """
     pieces: list[str] = []
     last = 0
-    for quoted in _QUOTED.finditer(text):
-        pieces.append(_gloss_unquoted(text[last:quoted.start()]))
-        inner = quoted.group()[1:-1]
+    for _, inner, start, end in find_quoted(text):
+        pieces.append(_gloss_unquoted(text[last:start]))
         pieces.append(f'"{inner}"')
-        last = quoted.end()
+        last = end
     pieces.append(_gloss_unquoted(text[last:]))
     return " ".join(" ".join(pieces).split())
 
