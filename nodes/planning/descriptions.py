@@ -244,7 +244,7 @@ def example_shapes(description: str) -> frozenset[str]:
     shapes = set()
     for token in said:
         token = token.strip(".,:;")
-        if not 2 <= len(token) <= 12 or " " in token or token.lower() in _EXAMPLE_WORDS:
+        if not 2 <= len(token) <= 24 or " " in token or token.lower() in _EXAMPLE_WORDS:
             continue
         shape = written_shape(token)
         if ("A" in shape or "9" in shape) and shape not in {"Aa", "9", "a", "A.a", "a.a"}:

@@ -30,6 +30,7 @@ from nodes.planning.relevance import (
     values_fit,
 )
 from nodes.planning.schema_binder import Binding, bind_schema, bind_tool
+from nodes.planning.telling_values import telling_values
 from nodes.state import Candidate, PlannedCall, SubIntent
 from stores.catalog.model import Catalog, ToolSpec
 from stores.execution.policy import environment_allows, environment_fix, listed_over_mcp
@@ -56,6 +57,10 @@ MEANING_LEAD = 2.0
 # The words (relevance) a request must share with a tool whose allowed value it names for
 # that to admit the tool (:func:`names_its_values`): one word of its description.
 NAMED_VALUES_WORDS = 0.4
+# The meaning a request holding telling values must have with the tool (MiniLM cosine): the
+# held-out requests it admits lie at 0.16-0.27; an unrelated one ("Mix the color #FAEBD7
+# with #00FFFF" for a religious-history tool) near 0.
+MIN_TELLING_MEANING = 0.15
 NAME_FILLERS = frozenset({"by", "for", "from", "the", "and", "with", "all", "info", "details"})
 
 
@@ -271,6 +276,8 @@ def fit_reason(
 
     if gives_its_values(text, spec, embedder, bound):
         return "values"
+    if tells_its_values(text, spec, embedder, bound):
+        return "telling values"
     if shared >= NAMED_VALUES_WORDS and names_its_values(text, spec, bound):
         return "named values"
     # "turn off the light in the kitchen" for control_device(device, command: on | off): no
@@ -333,6 +340,30 @@ def gives_its_values(
     return frame != text and meaning(frame, spec.name, spec.description, embedder) >= (
         MIN_PARTIAL_MEANING
     )
+
+
+def tells_its_values(
+    text: str, spec: ToolSpec, embedder: Embedder | None,
+    bound: Callable[[], Binding] | None = None,
+) -> bool:
+    """Every required value given, one value written in a form only such a parameter takes.
+
+    "how many units of HD-2291-BLK do we have in WH-03?" for ``get_stock(sku,
+    warehouse_id)``: words and meaning are far (0.20), but an identifier for the identifier
+    the tool takes is evidence no name or number is (:mod:`nodes.planning.telling_values`).
+    The meaning must not be unrelated (:data:`MIN_TELLING_MEANING`). Only for tools known not
+    to write, as :func:`gives_its_values`.
+    """
+    if embedder is None or spec.side_effect is not False:
+        return False
+    binding = bound() if bound is not None else bind_schema(text, spec.input_schema, segment=0)
+    if binding.missing:
+        return False
+    # Optional values as the planner reads them for a tool that does not write.
+    read = bind_schema(text, spec.input_schema, segment=0, read_only=True)
+    if not telling_values(text, spec.input_schema, read):
+        return False
+    return meaning(text, spec.name, spec.description, embedder) >= MIN_TELLING_MEANING
 
 
 # What a value of the request is replaced by when its frame is compared with a tool.

@@ -85,8 +85,28 @@ def enum_value(text: str, param: Param) -> tuple[Any, int] | tuple[Any, int, int
         # "into Spanish" names the code "es", "in miles" the symbol "mi"; "remove" the action
         # "delete".
         return (code_in(text, options) or unit_option(text, options)
-                or system_option(text, options) or _operation_at(text, options))
+                or system_option(text, options) or _operation_at(text, options)
+                or _abbreviated_at(lowered, options))
     return (best[1], best[2], best[3])
+
+
+# Allowed values written short for the word a request says ("the average humidity": "avg").
+_SHORT_FORMS = {
+    "avg": "average", "min": "minimum", "max": "maximum", "asc": "ascending",
+    "desc": "descending", "temp": "temperature", "std": "standard",
+    "approx": "approximate", "med": "median", "cnt": "count",
+}
+
+
+def _abbreviated_at(lowered: str, options: Sequence[str]) -> tuple[Any, int] | None:
+    """The allowed value written short for a word the request says whole, and where."""
+    hits = []
+    for option in options:
+        whole = _SHORT_FORMS.get(option.strip().lower())
+        found = re.search(rf"\b{whole}\b", lowered) if whole else None
+        if found is not None:
+            hits.append((found.start(), option))
+    return (min(hits)[1], min(hits)[0]) if hits else None
 
 
 def _operation_at(text: str, options: Sequence[str]) -> tuple[Any, int] | None:

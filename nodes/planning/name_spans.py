@@ -27,7 +27,12 @@ NOT_NAMES = frozenset(
     now ok okay do does did use using retrieve fetch provide search check create
     make add set update delete book order play plot predict identify determine generate
     yesterday today tomorrow tonight
-    it's that's there's here's he's she's we're they're you're""".split()
+    it's that's there's here's he's she's we're they're you're i'll we'll you'll he'll she'll
+    they'll we've you've they've we'd you'd he'd she'd they'd""".split()
+)
+_INTERJECTIONS = frozenset("oh ah hey hi hello well yeah yes wow hmm um uh btw".split())
+_AFTER_INTERJECTIONS = frozenset(
+    "and so also i no wait please thanks one another my can could actually just".split()
 )
 # "5th Avenue", "42nd Street": an ordinal written before a capital word is part of its name.
 _ORDINAL_BEFORE = re.compile(r"(?<![\w.])\d+(?:st|nd|rd|th)\s+$", re.I)
@@ -100,7 +105,13 @@ def scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> No
         )
         # "298K": a letter written against a number is its unit, not a name.
         glued = word.start() > 0 and text[word.start() - 1].isdigit()
-        if not capital or glued or not is_free(taken, word.start(), word.end()):
+        # "Oh and cc my boss", "Hey, ...": an interjection, unless a name goes on from it
+        # ("Hey Jude").
+        interjection = raw.lower() in _INTERJECTIONS and (
+            following is None or bool(text[word.end() : following.start()].strip())
+            or following.group().lower() in _AFTER_INTERJECTIONS
+        )
+        if not capital or glued or interjection or not is_free(taken, word.start(), word.end()):
             index += 1
             continue
         if raw.lower() in DAY_NAMES:

@@ -18,7 +18,7 @@ from nodes.planning.code_values import code_said
 from nodes.planning.counted_items import counted_items, item_and_quantity_params
 from nodes.planning.enum_values import enum_mentions, enum_value
 from nodes.planning.param_fit import Param, content_words
-from nodes.planning.param_values import coerce, flag_option, flag_value
+from nodes.planning.param_values import coerce, described_flag, flag_option, flag_value
 from nodes.planning.request_spans import Span
 from stores.language.keywords import lemmatize
 
@@ -90,6 +90,8 @@ def bind_named_values(
                     values[param.name] = cued if len(cued) == 1 else others
         elif param.kind == "boolean":
             flag = flag_value(text, param)
+            if flag is None:
+                flag = described_flag(text, param)  # "double sided" for duplex
             if flag is not None:
                 values[param.name] = [flag]
                 evidence[param.name] = 1.0

@@ -211,3 +211,43 @@ def _word_after_name(text: str, name: str, taken: set[str]) -> str | None:
             return None  # "email john.doe@example.com": a typed value, the binder's to read
         return value
     return None
+
+
+def bind_free_pairs(
+    params: Sequence[Param],
+    atoms: Sequence[tuple[Any, int]],
+    values: dict[str, list[Any]],
+    evidence: dict[str, float],
+    used: set[int],
+) -> None:
+    """Pairs said as ``KEY=value`` or ``Key: value`` for an object of free keys, in place.
+
+    "with DEPLOY_ENV=staging" for ``variables`` ("Pipeline variables as key/value pairs"),
+    "with header X-Api-Key: abc123" for ``headers``: an object parameter whose schema names
+    no properties takes the pairs whose key is no other parameter's name, as one object.
+    """
+    free = [p for p in params if p.kind in {"object", "dict"} and p.name not in values
+            and not (p.schema.get("properties") or {})]
+    if len(free) != 1:
+        return  # which of several free objects a pair belongs to is not said
+    names = {_key(p.name) for p in params}
+    pairs = [(i, span) for i, (span, _) in enumerate(atoms)
+             if i not in used and span.kind == "keyvalue" and span.key
+             and _key(str(span.key)) not in names and _written_as_key(span)]
+    if not pairs:
+        return
+    values[free[0].name] = [{str(span.key): span.value for _, span in pairs}]
+    evidence[free[0].name] = 1.0
+    used.update(i for i, _ in pairs)
+
+
+def _written_as_key(span: Any) -> bool:
+    """A pair written with "=", or a key no plain word is: "DEPLOY_ENV", "X-Api-Key".
+
+    ("... by doing the following: 1) ...": a lower-case word before a colon is prose.)
+    """
+    return "=" in str(span.text) or re.search(r"[A-Z0-9_\-]", str(span.key)) is not None
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\W_]+", "", name).lower()

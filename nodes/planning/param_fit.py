@@ -53,6 +53,7 @@ from nodes.planning.value_forms import (
     OTHER_FORM_FIT,
     holds_files,
     named_by_verb,
+    short_duration,
     written_form,
 )
 from stores.language.codes import CodeKind, codes_of, is_country_code
@@ -66,6 +67,7 @@ from stores.language.identifiers import (
 )
 from stores.language.keywords import STOPWORDS, lemmatize
 from stores.language.places import country_of_city
+from stores.language.spans_numbers import DURATION_UNITS
 from stores.language.units import (
     convert,
     measures_named,
@@ -224,7 +226,8 @@ def measured_units(span: Span, param: Param) -> tuple[Any, Any] | None:
     if span.kind != "number" or not span.unit:
         return None
     description = str(param.schema.get("description") or "")
-    target = stated_unit(description) or counted_unit(description) or _named_unit(param.name)
+    target = (stated_unit(description) or counted_unit(description) or _named_unit(param.name)
+              or _opening_unit(description))
     if target is None:
         return None
     source = unit_of(span.unit)
@@ -237,6 +240,15 @@ def phone_digits(span: Span) -> int | None:
         return None
     digits = re.sub(r"\D", "", span.text)
     return int(digits) if 7 <= len(digits) <= 15 else None
+
+
+_OPENING_UNIT = re.compile(r"\s*([A-Za-z]{4,}s)\s+(?:to|before|after|until|between|for)\b")
+
+
+def _opening_unit(description: str) -> Any | None:
+    """The unit a description opens with: "Seconds to wait before killing" (seconds)."""
+    opening = _OPENING_UNIT.match(description)
+    return None if opening is None else unit_of(opening.group(1))
 
 
 @lru_cache(maxsize=2048)
@@ -313,6 +325,8 @@ def type_fit(span: Span, param: Param) -> float:
     meters" is no weight in kilograms).
     """
     kind = param.item_kind if param.kind == "array" else param.kind
+    if kind == "string" and written_short(span, param):
+        return FORM_FIT  # "the last 2 hours" for a look-back window written "2h"
     units = measured_units(span, param)
     if units is not None and not same_dimension(*units) and len(span.unit or "") > 1:
         return 0.0  # a one-letter symbol is ambiguous ("25 C": coulomb or Celsius?)
@@ -386,6 +400,12 @@ def type_fit(span: Span, param: Param) -> float:
             return FORM_FIT
         if form is not None and span.kind not in {"quoted", "keyvalue"}:
             return OTHER_FORM_FIT
+        if span.kind == "path" and written_as_described(span, param):
+            return 1.0  # "platform/web-frontend" for a project slug "e.g. 'group/repo'"
+        if span.kind == "path" and _slashed_name(span.text) and not holds_files(
+            param.name_words, param.schema
+        ):
+            return 0.6  # "on branch release/2.4": a name with slashes, no file's path
         if span.kind == "path" and not holds_files(param.name_words, param.schema) and not (
             param.name.lower().endswith("name") and not re.search(r"[/\\]", span.text)
         ):
@@ -421,6 +441,24 @@ def type_fit(span: Span, param: Param) -> float:
     if kind == "any":
         return 0.6
     return 0.0
+
+
+def _slashed_name(text: str) -> bool:
+    """Words joined by slashes, no file's path: "release/2.4", "feature/login", "owner/repo".
+
+    Not rooted ("/srv", "~/x", "./a") and no file name with an extension at its end.
+    """
+    return (
+        re.fullmatch(r"[A-Za-z][\w\-]*(?:/[\w\-.]+)+", text) is not None
+        and re.search(r"\.[A-Za-z][A-Za-z0-9]{0,4}$", text) is None
+    )
+
+
+def written_short(span: Span, param: Param) -> bool:
+    """A duration for a parameter whose examples write one short ("2 hours": "2h")."""
+    return span.kind in {"number", "duration"} and bool(span.unit) and short_duration(
+        param.schema, span.value, DURATION_UNITS.get(str(span.unit).lower())
+    ) is not None
 
 
 def _names_something(param: Param) -> bool:
@@ -467,7 +505,12 @@ def _preposition_cue(text: str, span: Span, param: Param) -> float:
         return NAME_CUE
     # "a cab from the hotel to 221B Baker Street": where a trip starts and where it ends;
     # "set the trees to 200" is no end of a trip, nor of a range
-    return ROUTE_CUE if span.kind in {"name", "quoted"} and trip_end_of(word, param) else 0.0
+    # "from 94105 to 10001" for origin_zip and destination_zip: codes kept as text too
+    said = span.kind in {"name", "quoted"} or (
+        span.kind in {"number", "identifier"} and param.kind == "string"
+        and (not span.unit or unit_of(span.unit) is None)  # "10001 overnight": no measure
+    )
+    return ROUTE_CUE if said and trip_end_of(word, param) else 0.0
 
 
 def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float) -> float:

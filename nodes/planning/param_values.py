@@ -25,13 +25,15 @@ from nodes.planning.param_fit import (
 )
 from nodes.planning.request_spans import Span
 from nodes.planning.value_cues import head_word
+from nodes.planning.value_forms import short_duration
 from stores.language.codes import value_as_described, zone_can_be
 from stores.language.date_formats import date_as_described as described_date
 from stores.language.date_formats import datetime_as_described, parse_written_date
 from stores.language.date_formats import time_as_described as described_time
 from stores.language.identifiers import singular, split_words
-from stores.language.keywords import lemmatize
+from stores.language.keywords import STOPWORDS, lemmatize
 from stores.language.spans_dates import find_dates
+from stores.language.spans_numbers import DURATION_UNITS
 from stores.language.units import convert
 
 
@@ -54,6 +56,9 @@ def span_value(span: Span, param: Param) -> Any:
     described = date_as_described(span, param)
     if described is not None:
         return described
+    short = _short_duration(span, param)
+    if short is not None:
+        return short  # "in the last 2 hours" for "Look-back window, e.g. '15m', '2h'": "2h"
     units = measured_units(span, param)
     if units is not None and isinstance(span.value, int | float) and units[0] != units[1]:
         converted = convert(float(span.value), *units)  # "5000 m" for "the distance in km"
@@ -69,6 +74,13 @@ def span_value(span: Span, param: Param) -> Any:
     ):
         return -abs(value)  # "119.5383 W" is a longitude of -119.5383
     return value
+
+
+def _short_duration(span: Span, param: Param) -> str | None:
+    """A duration span as the parameter's examples write one ("2h"), or None."""
+    if span.kind not in {"number", "duration"} or not span.unit:
+        return None
+    return short_duration(param.schema, span.value, DURATION_UNITS.get(span.unit.lower()))
 
 
 # A coordinate said with its hemisphere: south and west are negative degrees.
@@ -218,6 +230,38 @@ def flag_value(text: str, param: Param) -> bool | None:
     first = min(positions)
     before = {w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)[max(0, first - 3) : first]}
     return not (before & _NEGATIONS)
+
+
+# "Print in color; false for black and white": the description says which truth a phrase is.
+_TRUTH_FOR = re.compile(
+    r"\b(true|false)\s+(?:for|if|when|means)\s+([a-z][a-z\- ]*[a-z])", re.I
+)
+
+
+def described_flag(text: str, param: Param) -> bool | None:
+    """A flag the request sets by saying what its description says it does, or None.
+
+    "double sided" for ``duplex`` ("Print double-sided"): two words the description says
+    together, said together (not after a negation: "no double sided" is False); "black and
+    white" for ``color`` ("Print in color; false for black and white"): the phrase the
+    description gives a truth for.
+    """
+    description = str(param.schema.get("description") or "")
+    low = " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+    for truth, phrase in _TRUTH_FOR.findall(description):
+        if re.search(rf"\b{re.escape(' '.join(str(phrase).lower().split()))}\b", low):
+            return str(truth).lower() == "true"
+    content = [lemmatize(singular(w)) for w in re.findall(r"[a-z]+", description.lower())
+               if w not in STOPWORDS]
+    pairs = set(zip(content, content[1:], strict=False))
+    said = re.findall(r"[A-Za-z][\w']*", text)
+    words = [(i, lemmatize(singular(w.lower()))) for i, w in enumerate(said)
+             if w.lower() not in STOPWORDS]
+    for (i, first), (j, second) in zip(words, words[1:], strict=False):
+        if j - i <= 2 and (first, second) in pairs and first != second:
+            before = {w.lower() for w in said[max(0, i - 3) : i]}
+            return not (before & _NEGATIONS)
+    return None
 
 
 # "gas-powered", "coal-fired", "plant-based": a kind said as what a thing runs on or is made

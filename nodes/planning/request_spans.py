@@ -154,7 +154,9 @@ _STREET_WORDS = (
     "Parkway|Pkwy|Highway|Hwy|Terrace|Circle|Square|Sq"
 )
 _STREET_ADDRESS = re.compile(
-    rf"(?<![\w.])\d{{1,6}}[A-Za-z]?\s+(?:(?:[A-Z][\w'\-]*\s+){{1,4}}(?:{_STREET_WORDS})\b\.?"
+    # ("350 5th Ave": an ordinal is a street's name too)
+    rf"(?<![\w.])\d{{1,6}}[A-Za-z]?\s+(?:(?:[A-Z][\w'\-]*\s+|\d{{1,3}}(?:st|nd|rd|th)\s+){{1,4}}"
+    rf"(?:{_STREET_WORDS})\b\.?"
     # "my house located at 123 main street": written in lower case, the street's word whole
     r"|(?:(?!(?:the|a|an|of|per|down|up|along|on|in|to|from|by|and|or|my|our|your)\b)"
     r"[a-z][a-z'\-]*\s+){1,3}(?:street|avenue|road|boulevard|lane|drive|parkway|highway)\b)"

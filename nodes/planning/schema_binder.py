@@ -45,7 +45,7 @@ from nodes.planning.name_phrases import (
 )
 from nodes.planning.named_lists import values_named_in_order
 from nodes.planning.named_values import bind_named_values
-from nodes.planning.object_binding import bind_object_parameters
+from nodes.planning.object_binding import bind_free_pairs, bind_object_parameters
 from nodes.planning.own_name_spans import values_said
 from nodes.planning.param_fit import (
     DATE_WORDS,
@@ -175,6 +175,8 @@ def bind_schema(
     bind_named_values(text, params, atoms, values, evidence, used)
     # "subject: Release, body: v2 is out": the words after a parameter's name and a colon.
     bind_named_fields(text, params, atoms, values, evidence, used)
+    # "with DEPLOY_ENV=staging" for an object of free keys ("variables as key/value pairs").
+    bind_free_pairs(params, atoms, values, evidence, used)
     # Words passed on as they are ("saying I'll be late", "called pay rent"): one value.
     bind_said_content(text, params, atoms, values, evidence, used, exclude)
     # "Find all .md files": the pattern of a file search is *.md.

@@ -24,6 +24,7 @@ from nodes.planning.param_fit import (
     is_place_param,
     measures_alike,
     type_fit,
+    written_short,
 )
 from nodes.planning.request_spans import Span, context_words
 from nodes.planning.unit_values import is_unit_param
@@ -101,6 +102,10 @@ def choose_pairs(
                 continue  # "Glucose (C6H12O6) in grams/mole": a unit takes a unit's name
             if _ASKED_ABOUT.search(text[: span.start]) and span.kind in {"name", "identifier"}:
                 continue  # "How much CO2 is produced by a car": what is asked, no input
+            if written_short(span, param):
+                cue = max(cue, STRONG_CUE)  # "the last 2 hours" for since, "e.g. '2h'"
+            if _top_count(text, span, param):
+                cue = max(cue, STRONG_CUE)  # "just the top 5" for num_results
             if span.kind == "number" and _counts_own_things(span, param, own):
                 # "the top three plants" for get_plants_for_slope(num_results): how many of
                 # the tool's own things are asked for
@@ -316,6 +321,29 @@ def _counts_own_things(span: Span, param: Param, own: AbstractSet[str]) -> bool:
     if thing not in _RESULT_WORDS and thing != lemmatize(singular(word)):
         return False
     return lemmatize(singular(word)) in own or singular(word) in own
+
+
+_TOP = re.compile(r"\b(?:top|first|latest|last|most\s+recent)\s+$", re.I)
+_RESULT_COUNTS = frozenset({"limit", "top", "k", "n"})
+
+
+def _top_count(text: str, span: Span, param: Param) -> bool:
+    """A bare number after "top", "first" or "latest" for a count of results.
+
+    "just the top 5" for ``num_results`` ("Number of results"), "the latest 20" for
+    ``limit``: how many results come back, whatever the results are.
+    """
+    if span.kind != "number" or span.unit or param.kind != "integer":
+        return False
+    if _TOP.search(text[: span.start]) is None:
+        return False
+    words = {singular(w) for w in param.name_words}
+    description = str(param.schema.get("description") or "").lower()
+    counted = re.match(r"\s*(?:the\s+)?(?:max(?:imum)?\s+)?(?:number|count)\s+of\s+"
+                       r"(?:(?:top|the)\s+)?([a-z]+)", description)
+    return bool(words & (_RESULT_WORDS | _RESULT_COUNTS)) or (
+        counted is not None and singular(counted.group(1)) in _RESULT_WORDS
+    )
 
 
 def _counts_the_parameter(text: str, span: Span, param: Param) -> bool:

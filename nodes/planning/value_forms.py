@@ -33,6 +33,25 @@ _FORM_DESCRIPTIONS = (
     ("path", re.compile(r"\b(?:file|directory|folder)\s+path\b|\bpath\s+(?:to|of)\b", re.I)),
 )
 FORM_FIT = 1.5
+# A duration the description shows written short: "Look-back window, e.g. '15m', '2h', '1d'".
+_SHORT_DURATION_EXAMPLE = re.compile(r"(?<![\w.])\d+(?:s|m|h|d|w)(?![\w])")
+_SHORT_DURATION_LETTERS = {1: "s", 60: "m", 3600: "h", 86400: "d", 604800: "w"}
+
+
+def short_duration(schema: Mapping[str, Any], amount: Any, seconds: int | None) -> str | None:
+    """A duration as a string parameter shows it in its examples ("2 hours": "2h"), or None.
+
+    ``seconds`` is the length of the duration's unit; only a description that writes two or
+    more examples that way asks for it.
+    """
+    description = str(schema.get("description") or "")
+    if schema.get("type") != "string" or len(_SHORT_DURATION_EXAMPLE.findall(description)) < 2:
+        return None
+    letter = _SHORT_DURATION_LETTERS.get(seconds or 0)
+    if letter is None or not isinstance(amount, int | float) or isinstance(amount, bool):
+        return None
+    number = int(amount) if float(amount).is_integer() else amount
+    return f"{number}{letter}"
 # A name said beside an address ("to John Doe at john@x.com") is no address.
 OTHER_FORM_FIT = 0.2
 # A verb of naming right before a value says it is a name or a title: "my speaker named

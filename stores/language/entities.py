@@ -465,7 +465,10 @@ def _rule_word_values(scan: _Scan) -> None:
                 and scan.lexicon.canonical(tokens[start].lower, "object") is None
             ):
                 found = _text_value(scan, start, max_words=2)
-                if found is not None and _is_capitalized_run(scan, start, start + 1):
+                if found is not None and not _is_capitalized_run(scan, start, start + 2):
+                    # "in Denver over the next 3 days": the place is the capitalized word
+                    found = (tokens[start].text, tokens[start].start, tokens[start].end)
+                if found is not None:
                     scan.bind("city", *found)
         elif low in labels and scan.word(index + 1) in vocabulary.label_nouns:
             scan.bind(vocabulary.value_names["place_tag"], low, token.start, token.end)

@@ -16,6 +16,7 @@ from typing import Any
 
 from stores.language.keywords import STOPWORDS, lemmatize
 from stores.language.lexicon import Lexicon
+from stores.language.spans_numbers import DURATION_UNITS
 from stores.language.tokens import _Token
 from stores.language.vocabulary import (
     _ID_CONNECTORS,
@@ -152,6 +153,8 @@ def _rule_numeric_values(scan: _Scan) -> None:
             if found is not None and not tokens[found].used:
                 if key in vocabulary.counted_values and _is_plural_count_noun(scan, found + 1):
                     continue
+                if key == "limit" and scan.word(found + 1) in DURATION_UNITS:
+                    continue  # "in the last 2 hours": a time window, no count of results
                 _bind_number(scan, key, found, as_int)
         if token.kind == "word" and token.lower in vocabulary.price_verbs:
             found = _next_value(scan, index, frozenset({"for", "at"}), _NUMERIC, 1)
