@@ -25,7 +25,7 @@ from bench.common import DEV_CATALOG, DEV_QUERIES, display_path, machine_line, w
 
 NEGATIVES_PER_QUESTION = 2
 SEED = 7
-REASONS = ("words", "meaning", "values", "named values", "none")
+REASONS = ("words", "meaning", "values", "telling values", "named values", "none")
 
 
 @dataclass(frozen=True)

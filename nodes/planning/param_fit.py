@@ -505,12 +505,20 @@ def _preposition_cue(text: str, span: Span, param: Param) -> float:
         return NAME_CUE
     # "a cab from the hotel to 221B Baker Street": where a trip starts and where it ends;
     # "set the trees to 200" is no end of a trip, nor of a range
+    if word == "by" and span.kind in {"name", "quoted"} and param.name_words & _MAKERS:
+        return ROUTE_CUE  # "Bohemian Rhapsody by Queen": who made it, no device
     # "from 94105 to 10001" for origin_zip and destination_zip: codes kept as text too
     said = span.kind in {"name", "quoted"} or (
         span.kind in {"number", "identifier"} and param.kind == "string"
         and (not span.unit or unit_of(span.unit) is None)  # "10001 overnight": no measure
     )
     return ROUTE_CUE if said and trip_end_of(word, param) else 0.0
+
+
+# Who made a work, said after "by": "a song by Queen", "a novel by Tolstoy".
+_MAKERS = frozenset(
+    "artist author creator composer director band singer writer maker performer".split()
+)
 
 
 def _words_cue(words: Iterable[str], param: Param, *, weight: float, fall: float) -> float:

@@ -71,7 +71,10 @@ def _quoted_pair(first: int) -> str:
 
 _QUOTED_PAIR = re.compile(_quoted_pair(1))
 _QUOTED_PAIRS = re.compile(rf"{_quoted_pair(1)}(?:\s*,\s*{_quoted_pair(5)})*")
-_KEYVALUE = re.compile(r"\b([A-Za-z_][\w.]*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[^\s,;]+)")
+# ("X-Api-Key: abc123": a header's key is hyphenated)
+_KEYVALUE = re.compile(
+    r"(?<![\w\-])([A-Za-z_][\w.]*(?:-[A-Za-z0-9_]+)*)\s*(?:=|:)\s*(\"[^\"]*\"|'[^']*'|[^\s,;]+)"
+)
 _ISO_DATE = re.compile(
     r"\b\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"

@@ -383,6 +383,8 @@ def bind_said_content(
     if found is None:
         return
     param, said, start, end, by_verb = found
+    if any(i in used and span.start <= start < span.end for i, (span, _) in enumerate(atoms)):
+        return  # "header X-Api-Key: abc123": the words after the colon are a pair's value
     if text[start : start + 1] in _QUOTES:
         values[param.name] = [said]
         evidence[param.name] = 2.0

@@ -220,6 +220,22 @@ def bind_schema(
     frequency_values(text, params, values)
     # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
     # sets said again in the same shape are assigned set by set.
+    # "from the orders table" for a required table: the word between "the" and the
+    # parameter's name names it, before a span is guessed for it ("sorted by created_at").
+    for param in params:
+        if param.name in values or not param.required:
+            continue
+        named = phrase_before_name(text, param, [atoms[i][0] for i in used], exclude)
+        if named is None or _DETERMINED.search(text[: named.start]) is None \
+                or not re.fullmatch(r"[a-z][a-z\-]*", str(named.value)):
+            continue  # ("the 2023 regular season": the year is the value, later)
+        noun = re.match(r"\s+[A-Za-z]+", text[named.end :])
+        after = text[named.end + (noun.end() if noun else 0) :]
+        if _NAMED_AFTER.match(after):
+            # "the online game Overwatch", "my favorite artist, Taylor Swift": the name after
+            # the noun is its value
+            continue
+        values[param.name], evidence[param.name] = [named.value], 1.0
     free_params = [p for p in params if p.name not in values]
     plain = plain_values(text, atoms, exclude) if read_only else set()
     assigned: dict[str, int] = {}
@@ -372,6 +388,13 @@ KIND_MEANING = 0.4
 _NOT_KINDS = frozenset(
     "latest newest recent new best top good great cheap popular trending some any all more "
     "most other few many one two three four five six seven eight nine ten".split()
+)
+
+
+_DETERMINED = re.compile(r"\b(?:the|my|our|your|this|that)\s+$", re.I)
+_NAMED_AFTER = re.compile(
+    r"\s*(?:,|:|-|\bis\b|\bnamed\b|\bcalled\b|\btitled\b|\bknown\s+as\b)?\s*(?:the\s+)?"
+    r"(?:[A-Z0-9'\"“‘`(\[{]|[a-z]+_)"
 )
 
 

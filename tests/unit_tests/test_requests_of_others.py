@@ -166,7 +166,7 @@ _STOCK = _spec("inventory.on_hand", "Returns on-hand quantities for a SKU.", _sc
 
 
 def test_an_identifier_for_an_identifier_parameter_tells_the_tool() -> None:
-    text = "how many of KB-4410-RED are left at SITE-2?"
+    text = "how many units of KB-4410-RED are left at SITE-2?"
     read = bind_schema(text, _STOCK.input_schema, segment=0, read_only=True)
     assert set(telling_values(text, _STOCK.input_schema, read)) == {"sku", "site_id"}
     assert tells_its_values(text, _STOCK, _SameEmbedder())  # type: ignore[arg-type]
@@ -183,3 +183,49 @@ def test_names_numbers_and_quoted_names_tell_nothing() -> None:
     read = bind_schema(text, game.input_schema, segment=0, read_only=True)
     assert telling_values(text, game.input_schema, read) == []
     assert not tells_its_values(text, game, _SameEmbedder())  # type: ignore[arg-type]
+
+
+def test_an_identifier_of_something_else_and_a_quoted_title_tell_nothing() -> None:
+    titles = _spec("titles.get", "Details of a title.", _schema({
+        "id": {"type": "string", "description": "Title identifier"},
+    }, ["id"]))
+    text = "where is my parcel CA107308006SI right now?"
+    read = bind_schema(text, titles.input_schema, segment=0, read_only=True)
+    assert telling_values(text, titles.input_schema, read) == []
+    search = _spec("movies.search", "Search movies.", _schema({
+        "query": {"type": "string", "description": "Search terms"},
+    }, ["query"]))
+    text = "movies like 'Heat', please"
+    read = bind_schema(text, search.input_schema, segment=0, read_only=True)
+    assert telling_values(text, search.input_schema, read) == []
+
+
+def test_the_word_before_a_required_parameters_name_names_it() -> None:
+    schema = _schema({
+        "table": {"type": "string", "description": "Table name"},
+        "order_by": {"type": "string", "description": "Column to sort by"},
+    }, ["table"])
+    assert _read("the latest rows of the invoices table, sorted by issued_at", schema) == {
+        "table": "invoices", "order_by": "issued_at"}
+    game = _schema({"game": {"type": "string", "description": "Name of the game"}}, ["game"])
+    assert _read("the best score in the online game Overwatch", game) == {"game": "Overwatch"}
+
+
+def test_a_name_after_by_is_who_made_it() -> None:
+    schema = _schema({
+        "track": {"type": "string", "description": "Track title"},
+        "device": {"type": "string", "description": "Speaker to play on"},
+        "artist": {"type": "string", "description": "Artist name"},
+    }, ["track"])
+    args = _read("play Wonderwall by Oasis", schema)
+    assert args.get("artist") == "Oasis" and "device" not in args
+
+
+def test_a_hyphenated_header_is_one_pair_and_no_body() -> None:
+    schema = _schema({
+        "url": {"type": "string", "description": "Full URL"},
+        "headers": {"type": "object", "description": "Request headers as key-value pairs"},
+        "body": {"type": "string", "description": "Raw request body"},
+    }, ["url"])
+    args = _read("GET https://status.example.org/ping with header X-Trace-Id: t42", schema)
+    assert args["headers"] == {"X-Trace-Id": "t42"} and "body" not in args
