@@ -30,6 +30,29 @@ NOT_NAMES = frozenset(
     it's that's there's here's he's she's we're they're you're i'll we'll you'll he'll she'll
     they'll we've you've they've we'd you'd he'd she'd they'd""".split()
 )
+# A subtitle after a colon: capitalized words, joined by small words ("of the").
+_SUBTITLE = re.compile(
+    r":\s(?:[A-Z][\w'’&\-]*|\d+)(?:\s+(?:(?:of|the|and|a|an|in|on|to|for)\s+)*"
+    r"(?:[A-Z][\w'’&\-]*|\d+))*"
+)
+# What may follow a title: an end, a stop, or a small word ("... at AMC", "... tonight").
+_AFTER_TITLE = re.compile(
+    r"\s*(?:[,.;!?)'\"]|(?:at|in|on|for|from|to|and|or|by|with|is|was|tonight|today|"
+    r"tomorrow)\b|$)",
+    re.I,
+)
+# Words that say a field's value follows their colon ("Subject: Hello"), no title.
+_FIELD_WORDS = frozenset(
+    "subject title name note message re body text status priority type location date time"
+    " from to cc".split()
+)
+
+
+def surface_key(name: str) -> bool:
+    """Whether a name before a colon may have a subtitle (it is no field's word)."""
+    return name.lower() not in _FIELD_WORDS
+
+
 _INTERJECTIONS = frozenset("oh ah hey hi hello well yeah yes wow hmm um uh btw".split())
 _AFTER_INTERJECTIONS = frozenset(
     "and so also i no wait please thanks one another my can could actually just".split()
@@ -137,9 +160,9 @@ def scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> No
             trailing_digit = (
                 nxt.isdigit()
                 and len(nxt) <= 2
-                and stop == index + 1
                 and re.match(
-                    r"\s*(?:[,.;!?)]|(?:and|or|for|in|on|at|with|by|from|to)\b|$)",
+                    # ("Inside Out 2 playing": a verb in -ing counts nothing)
+                    r"\s*(?:[,.;!?)]|(?:and|or|for|in|on|at|with|by|from|to|[a-z]{2,}ing)\b|$)",
                     text[words[stop].end() :],
                 )
                 is not None
@@ -179,6 +202,14 @@ def scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> No
             start = ordinal.start()
         if text[end - 2 : end].lower() in {"'s", "’s"} and not _STANDS_ALONE.match(text, end):
             end -= 2  # "Ronaldo's matches": the name is Ronaldo; "a table at Luigi's" is Luigi's
+        subtitle = _SUBTITLE.match(text, end)
+        if subtitle is not None and surface_key(text[start:end]) and is_free(
+            taken, end, subtitle.end()
+        ) and len(subtitle.group().split()) >= 3 and _AFTER_TITLE.match(text, subtitle.end()):
+            # "Dune: Part Two", "Zelda: Breath of the Wild": a title and its subtitle
+            end = subtitle.end()
+            while stop < len(words) and words[stop].start() < end:
+                stop += 1
         surface = text[start:end]
         add_span(spans, taken, Span("name", surface, surface, start, end))
         index = stop

@@ -348,7 +348,7 @@ def type_fit(span: Span, param: Param) -> float:
         return 0.0  # "5 years" is no species
     if kind == "string" and _names_no_language(span, param):
         return 0.0  # "Alan Turing" is no language
-    if numeric and span.text[:1].isalpha():
+    if numeric and counts_in_words(span):
         return 0.6 * _numeric_fit(kind, value)  # "three circles" counts more than it sets
     if kind == "string" and head_word(param.name) == "year":
         # A year kept as text: "in 2022" is it, a name ("Population Density") is not.
@@ -451,6 +451,25 @@ def _slashed_name(text: str) -> bool:
     return (
         re.fullmatch(r"[A-Za-z][\w\-]*(?:/[\w\-.]+)+", text) is not None
         and re.search(r"\.[A-Za-z][A-Za-z0-9]{0,4}$", text) is None
+    )
+
+
+_RELATIVE_WORDS = frozenset({"next", "last", "past", "this", "coming", "previous"})
+
+
+def counts_in_words(span: Span) -> bool:
+    """A number said in words before a plain noun: "three circles", "two triangles".
+
+    A number word with a measure ("thirty percent", "five and a half miles", "ten minutes")
+    is a value like its digits.
+    """
+    if not span.text[:1].isalpha():
+        return False
+    if span.text.split()[0].lower() in _RELATIVE_WORDS:
+        return True  # "next week" is when, 7 only of a count of days
+    unit = str(span.unit or "").lower()
+    return not unit or not (
+        unit in {"percent", "%"} or unit in DURATION_UNITS or unit_of(unit) is not None
     )
 
 

@@ -381,6 +381,13 @@ def with_time_of_day(text: str, spans: Sequence[Span], value: Any, param: Param)
             continue
         if re.fullmatch(r"\s*,?\s*(?:at\s+)?", text[day.end : clock.start], re.I):
             return datetime_as_described(said_day, str(clock.value), description) or value
+    days = [s for s in ordered if s.kind == "date"]
+    clocks = [s for s in ordered if s.kind == "time"]
+    if len(days) == 1 and len(clocks) == 1:
+        # "the 7:30pm show on March 9 2024": the one day and the one time said, apart
+        said_day = calendar_day(str(days[0].value)) or str(days[0].value)
+        if value in {days[0].value, said_day, clocks[0].value}:
+            return datetime_as_described(said_day, str(clocks[0].value), description) or value
     return value
 
 

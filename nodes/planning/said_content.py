@@ -24,6 +24,7 @@ from nodes.planning.name_spans import TITLES
 from nodes.planning.param_fit import DATE_WORDS, LANGUAGE_NAMES, Param, is_place_param
 from nodes.planning.request_spans import Span
 from stores.language.identifiers import singular
+from stores.language.spans_numbers import DURATION_UNITS
 from stores.language.spans_text import find_quoted
 from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
 
@@ -267,13 +268,16 @@ def _quoted_speech(
 
 
 def trim_when(
-    said: str, start: int, atoms: Sequence[tuple[Span, int]], *, when_taken: bool = True
+    said: str, start: int, atoms: Sequence[tuple[Span, int]], *, when_taken: bool = True,
+    length_taken: bool = False,
 ) -> str:
     """The passed-on words without a time, day or bound said after them.
 
     "water the plants at 6pm": the time is the reminder's, not the text's; "guitar lessons
     under 10 minutes": the bound is a value of its own. Without ``when_taken`` (no other
     parameter takes a time or a date) a time stays in the words: "Meeting moved to 3pm".
+    With ``length_taken`` (another parameter counts minutes or hours), "call mom in 45
+    minutes" passes on "call mom".
     """
     end = start + len(said)
     for span, _ in sorted(atoms, key=lambda item: -item[0].start):
@@ -291,6 +295,8 @@ def trim_when(
             cut = re.search(r"\s+(?:(?:with|having|that\s+have)\s+)?"
                             r"(?:under|over|below|above|within|less\s+than|more\s+than"
                             r"|at\s+(?:least|most)|up\s+to|no\s+more\s+than)\s*$", head)
+            if cut is None and length_taken and str(span.unit or "").lower() in DURATION_UNITS:
+                cut = re.search(r"\s+(?:in|after|for)\s*$", head)  # "call mom in 45 minutes"
             if cut is None:
                 continue
         else:
@@ -395,7 +401,13 @@ def bind_said_content(
                                 or asks_clock_form(other.schema))
         for other in params
     )
-    said = trim_when(said, start, atoms, when_taken=when_taken).strip()
+    length_taken = any(
+        other is not param and other.kind in {"integer", "number"}
+        and bool((other.name_words | other.description_words) & _LENGTH_WORDS)
+        for other in params
+    )
+    said = trim_when(said, start, atoms, when_taken=when_taken,
+                     length_taken=length_taken).strip()
     if shown:
         said = _only_what_is_searched(said, values, verbs)
     if not said or len(said.split()) > 60:
@@ -435,6 +447,10 @@ def _only_what_is_searched(said: str, values: dict[str, list[Any]], own: Abstrac
     if len(words) > 1 and singular(words[-1].lower()) in own:
         words = words[:-1]
     return " ".join(words)
+
+
+# Words of a parameter that counts a length of time ("delay_minutes", "duration").
+_LENGTH_WORDS = frozenset("minute minutes hour hours second seconds delay duration".split())
 
 
 def takes_said_text(param: Param) -> bool:

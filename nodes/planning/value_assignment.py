@@ -20,6 +20,7 @@ from nodes.planning.param_fit import (
     Param,
     _word_match,
     content_words,
+    counts_in_words,
     cue_score,
     is_place_param,
     measures_alike,
@@ -110,7 +111,7 @@ def choose_pairs(
                 # "the top three plants" for get_plants_for_slope(num_results): how many of
                 # the tool's own things are asked for
                 cue = max(cue, STRONG_CUE)
-            if span.kind == "number" and span.text[:1].isalpha() and cue < 0.5 \
+            if span.kind == "number" and counts_in_words(span) and cue < 0.5 \
                     and not measures_alike(span, param) and not (
                         # "a table for two": how many, for a count the call needs ("for
                         # four individuals" is no weight)

@@ -229,3 +229,44 @@ def test_a_hyphenated_header_is_one_pair_and_no_body() -> None:
     }, ["url"])
     args = _read("GET https://status.example.org/ping with header X-Trace-Id: t42", schema)
     assert args["headers"] == {"X-Trace-Id": "t42"} and "body" not in args
+
+
+def test_number_words_with_a_measure_are_values() -> None:
+    volume = _schema({"level": {"type": "integer",
+                                "description": "Volume level as a percentage from 0 to 100"}},
+                     ["level"])
+    assert _read("bring the volume down to forty percent", volume) == {"level": 40}
+    convert = _schema({
+        "value": {"type": "number", "description": "The numeric value to convert"},
+        "from_unit": {"type": "string", "description": "Unit of the input, e.g. 'mi', 'kg'"},
+        "to_unit": {"type": "string", "description": "Unit to convert to"},
+    }, ["value", "from_unit", "to_unit"])
+    assert _read("convert three and a half miles to km", convert)["value"] == 3.5
+
+
+def test_a_reminders_text_leaves_its_delay_out() -> None:
+    schema = _schema({
+        "message": {"type": "string", "description": "What to remind the user about"},
+        "delay_minutes": {"type": "integer", "description": "Minutes from now until it fires"},
+    }, ["message", "delay_minutes"])
+    assert _read("remind me to feed the cat in 20 minutes", schema) == {
+        "message": "feed the cat", "delay_minutes": 20}
+
+
+def test_titles_keep_their_number_and_their_subtitle() -> None:
+    texts = [s.text for s in extract_spans("when is Toy Story 4 showing near Boston")]
+    assert "Toy Story 4" in texts
+    texts = [s.text for s in extract_spans("two seats for Star Wars: A New Hope at the Rex")]
+    assert "Star Wars: A New Hope" in texts
+    texts = [s.text for s in extract_spans("Tell Sarah: Meeting moved")]
+    assert "Sarah" in texts
+
+
+def test_a_day_and_a_time_said_apart_make_one_datetime() -> None:
+    schema = _schema({
+        "movie": {"type": "string", "description": "Title of the movie"},
+        "showtime": {"type": "string",
+                     "description": "Start time in ISO 8601, e.g. 2024-03-09T19:30"},
+    }, ["movie", "showtime"])
+    args = _read("book the 9:15pm show of Heat on March 2 2025", schema)
+    assert args["showtime"] == "2025-03-02T21:15:00"
