@@ -218,17 +218,25 @@ def flag_value(text: str, param: Param) -> bool | None:
         named = param.name_words | {param.name.lower().strip("_")}
         return switched(text) if named & _SWITCH_NAMES else None
     said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
+    raw = [w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)]
     positions = []
     for word in words:
         hits = [i for i, w in enumerate(said) if _word_match(w, {word}) or _same_stem(w, word)]
         if hits:
             positions.append(hits[0])
         elif not param.required:
+            # "no need to notify anyone" for notifyAttendees: the flag's verb, said negated,
+            # turns it off even when its object goes unsaid
+            verb = split_words(param.name)[0].lower() if split_words(param.name) else ""
+            turned = [i for i, w in enumerate(said) if w == lemmatize(verb) and len(verb) > 3]
+            if turned and set(raw[max(0, turned[0] - 3) : turned[0]]) & _NEGATIONS:
+                return False
             return None
     if not positions:
         return None  # a required flag still needs one word of its name said
     first = min(positions)
-    before = {w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)[max(0, first - 3) : first]}
+    # "don't include X", "send no invite": a negation before the flag's words or among them
+    before = set(raw[max(0, first - 3) : max(positions)])
     return not (before & _NEGATIONS)
 
 

@@ -201,6 +201,11 @@ def said_content(
         # "a folder called reports inside /home/ana/docs": where it goes is no part of its name
         where = _PLACED_AT.search(text, start)
         end = where.start() if where is not None else end
+        token = re.match(r"[A-Za-z0-9][\w.\-/:]*[\w]", text[start:end])
+        if token is not None and re.search(r"[\d/_\-.:]", token.group()):
+            # "a branch called feature/login off develop", "a VM named ml-worker-01, ...": a
+            # name written as one token ends where the token does
+            end = start + token.end()
     if marker in (_SEARCH, _FIND):
         results = _RESULTS_SAID.search(text, start)
         end = results.start() if results is not None else end

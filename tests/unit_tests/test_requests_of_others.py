@@ -270,3 +270,23 @@ def test_a_day_and_a_time_said_apart_make_one_datetime() -> None:
     }, ["movie", "showtime"])
     args = _read("book the 9:15pm show of Heat on March 2 2025", schema)
     assert args["showtime"] == "2025-03-02T21:15:00"
+
+
+def test_a_name_written_as_one_token_ends_with_it() -> None:
+    schema = _schema({
+        "branch_name": {"type": "string", "description": "Name of the new branch"},
+    }, ["branch_name"])
+    args = _read("create a branch called release/7.2 from main, but stay where I am", schema)
+    assert args == {"branch_name": "release/7.2"}
+
+
+def test_a_flag_said_negated_is_off() -> None:
+    schema = _schema({
+        "event_id": {"type": "string", "description": "ID of the event"},
+        "notifyGuests": {"type": "boolean", "description": "Email the guests", "default": True},
+        "sendInvite": {"type": "boolean", "description": "Send a calendar invite"},
+    }, ["event_id"])
+    assert _read("drop event ev_77, no need to notify anybody", schema).get(
+        "notifyGuests") is False
+    assert _read("move event ev_77 and send no invite", schema).get("sendInvite") is False
+    assert _read("move event ev_77 and send the invite", schema).get("sendInvite") is True
