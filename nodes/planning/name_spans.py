@@ -118,7 +118,7 @@ def scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> No
             and not text[word.end() : following.start()].strip()
         )
         # "iPhone 15", "eBay": a brand written with its capital second is a name too.
-        capital = (raw[:1].isupper() or re.match(r"[a-z][A-Z][a-z]", raw) is not None) and (
+        capital = (raw[:1].isupper() or re.match(r"[a-z]+[A-Z][A-Za-z]", raw) is not None) and (
             raw.lower().replace("’", "'") not in NOT_NAMES
             and not (sentence_start and raw.lower() in _LEADING_VERBS)
             or leads_name

@@ -33,7 +33,7 @@ from stores.language.cues import english_cue_words
 from stores.language.keywords import STOPWORDS
 from stores.language.places import PLACE_INTRODUCERS, place_written_lower
 from stores.language.spans import Span
-from stores.language.spans_numbers import find_word_numbers, is_ordinal
+from stores.language.spans_numbers import CURRENCY_WORDS, find_word_numbers, is_ordinal
 from stores.language.spans_text import find_quoted, is_region_name
 from stores.language.units import unit_of
 
@@ -146,6 +146,7 @@ _CALL = rf"(?<![A-Za-z])[a-z]{{2,5}}\(\s*{_PLAIN}\s*\)(?:\s*(?:\^|\*\*)\s*\d+)?"
 _EXPRESSION = re.compile(
     rf"(?:{_CALL}|{_TERM})(?:\s*[-+*/]\s*(?:{_CALL}|{_TERM}))*"
 )
+_SEASON = re.compile(r"(?<![\w\-/])((?:19|20)\d\d)[-–/](\d\d)(?![\w\-/])")
 _MIXED_IDENTIFIER = re.compile(
     r"(?<![\w.\-/])(?=[\w\-]*[A-Za-z][\w\-]*?\d)[A-Za-z0-9][\w\-]+[A-Za-z0-9](?![\w\-])"
     r"|(?<![\w.\-/])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w\-])"  # your_dataset_name
@@ -397,6 +398,12 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         if (not word.isdigit() and word.lower() not in NOT_NAMES | CONNECTORS
                 and is_free(taken, *match.span(1))):
             add_span(spans, taken, Span("identifier", word, word, *match.span(1)))
+    for match in _SEASON.finditer(text):
+        first, second = int(match.group(1)), int(match.group(2))
+        if second == (first + 1) % 100 and is_free(taken, match.start(), match.end()):
+            # "the 2023-24 season": one season, no range of years
+            add_span(spans, taken, Span("identifier", match.group(), match.group(),
+                                        match.start(), match.end()))
     for match in _MIXED_IDENTIFIER.finditer(text):
         if is_free(taken, match.start(), match.end()) and not _SCIENTIFIC.fullmatch(match.group()):
             add_span(spans, taken,
@@ -450,6 +457,12 @@ def _scan_atoms(text: str, now: datetime | None) -> list[Span]:
         unit = None
         if following and following.group(1).lower() not in NOT_NAMES | CONNECTORS:
             unit, end = following.group(1), end + following.end()
+        currency = CURRENCY_WORDS.get(str(unit).lower()) if unit else None
+        if currency is not None:
+            # "twenty-five thousand dollars" is money, as "25000 dollars" is
+            add_span(spans, taken, Span("money", hit.value, text[start:end], start, end,
+                                        unit=currency))
+            continue
         add_span(spans, taken, Span("number", hit.value, text[start:end], start, end, unit=unit))
     # "the next month" counts one month (a parameter counting months takes 1).
     for match in _NEXT_UNIT.finditer(text):

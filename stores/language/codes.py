@@ -74,6 +74,12 @@ def _tables() -> dict[CodeKind, dict[str, tuple[str, ...]]]:
             for kind, table in tables.items()}
 
 
+@lru_cache(maxsize=8)
+def _codes(kind: CodeKind) -> frozenset[str]:
+    """Every code of a kind, in lower case."""
+    return frozenset(c.lower() for codes in _tables()[kind].values() for c in codes)
+
+
 def codes_of(name: str, kind: CodeKind) -> tuple[str, ...]:
     """The codes a name has as a language, currency, country or region (none when unknown)."""
     return _tables()[kind].get(_plain(name), ())
@@ -266,13 +272,16 @@ def value_as_described(value: str, description: str) -> str | None:
         return None
     examples = re.findall(r"['\"]([A-Za-z]{2,3})['\"]", description)
     for kind in _kinds_asked(description):
-        codes = codes_of(value, kind)
-        if not codes:
-            continue
-        if examples:
-            width = len(examples[0])
-            codes = tuple(c for c in codes if len(c) == width) or codes
-        code = codes[0]
+        if value.strip().lower() in _codes(kind):
+            code = value.strip()  # "en" is a code already (no language named "En": "enc")
+        else:
+            codes = codes_of(value, kind)
+            if not codes:
+                continue
+            if examples:
+                width = len(examples[0])
+                codes = tuple(c for c in codes if len(c) == width) or codes
+            code = codes[0]
         if examples and examples[0].islower():
             code = code.lower()
         elif examples and examples[0].isupper():

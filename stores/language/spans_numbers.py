@@ -127,6 +127,10 @@ _ORDINALS = {
 _BIG_SCALES = {**_SCALES, "billion": 1_000_000_000}
 _TIMES_WORDS = {"twice": 2, "thrice": 3}
 _CARDINALS = set(_SMALL_NUMBERS) | set(_TENS) | set(_BIG_SCALES) | {"dozen"}
+_DIGIT_NAMES = {
+    "zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9,
+}
 # "one" is a pronoun after these ("this one", "the same one", "which one").
 _ONE_AS_PRONOUN_AFTER = frozenset(
     "this that the same which each any every no another last first only latest newest other"
@@ -209,6 +213,23 @@ def find_word_numbers(text: str) -> list[NumberHit]:
                 value += 0.5
                 last_end = words[stop + 2][2]
                 stop += 3
+            # "six point four", "two point five zero": decimals said digit by digit
+            elif (
+                stop + 1 < len(words)
+                and words[stop][0] == "point"
+                and words[stop + 1][0] in _DIGIT_NAMES
+                and _joined(text, last_end, words[stop][1], " ")
+            ):
+                digits = ""
+                cursor = stop + 1
+                while cursor < len(words) and words[cursor][0] in _DIGIT_NAMES and _joined(
+                    text, words[cursor - 1][2], words[cursor][1], " "
+                ):
+                    digits += str(_DIGIT_NAMES[words[cursor][0]])
+                    cursor += 1
+                value = float(f"{int(value)}.{digits}")
+                last_end = words[cursor - 1][2]
+                stop = cursor
             # "twenty-first": a cardinal tens word joined to an ordinal.
             elif (
                 stop < len(words)

@@ -290,3 +290,23 @@ def test_a_flag_said_negated_is_off() -> None:
         "notifyGuests") is False
     assert _read("move event ev_77 and send no invite", schema).get("sendInvite") is False
     assert _read("move event ev_77 and send the invite", schema).get("sendInvite") is True
+
+
+def test_a_language_code_is_kept_not_read_as_a_languages_name() -> None:
+    schema = _schema({
+        "text": {"type": "string", "description": "The text to translate"},
+        "target": {"type": "string", "description": "Target language code (ISO 639-1)"},
+    }, ["text", "target"])
+    assert _read("translate 'buenas noches' to English", schema)["target"] == "en"
+
+
+def test_decimals_and_money_said_in_words() -> None:
+    spans = [(s.kind, s.value) for s in extract_spans(
+        "borrow thirty-two thousand dollars at five point seven five percent")]
+    assert ("money", 32000) in spans and ("number", 5.75) in spans
+
+
+def test_a_season_and_a_handle_are_one_value_each() -> None:
+    spans = [(s.kind, s.text) for s in extract_spans(
+        "stats of gamer tag zzNightOwlzz for the 2022-23 season")]
+    assert ("identifier", "2022-23") in spans and ("name", "zzNightOwlzz") in spans
