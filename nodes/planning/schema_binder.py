@@ -223,8 +223,9 @@ def bind_schema(
     # "from the orders table" for a required table: the word between "the" and the
     # parameter's name names it, before a span is guessed for it ("sorted by created_at").
     for param in params:
-        if param.name in values or not param.required:
-            continue
+        if param.name in values or not param.required or param.name_words & DATE_WORDS \
+                or written_form(param.name_words, param.schema) is not None:
+            continue  # ("the local time": "local" is no time)
         named = phrase_before_name(text, param, [atoms[i][0] for i in used], exclude)
         if named is None or _DETERMINED.search(text[: named.start]) is None \
                 or not re.fullmatch(r"[a-z][a-z\-]*", str(named.value)):

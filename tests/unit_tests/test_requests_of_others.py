@@ -310,3 +310,11 @@ def test_a_season_and_a_handle_are_one_value_each() -> None:
     spans = [(s.kind, s.text) for s in extract_spans(
         "stats of gamer tag zzNightOwlzz for the 2022-23 season")]
     assert ("identifier", "2022-23") in spans and ("name", "zzNightOwlzz") in spans
+
+
+def test_the_word_before_a_time_is_no_time() -> None:
+    schema = _schema({
+        "source_timezone": {"type": "string", "description": "Source IANA timezone name"},
+        "time": {"type": "string", "description": "Time to convert in 24-hour format (HH:MM)"},
+    }, ["source_timezone", "time"])
+    assert "time" not in _read("the local time in Mumbai", schema)
