@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
         hnsw,
         indexing,
         model_ceiling,
+        others,
         pipeline,
         retrieval,
         scale,
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         "spans": spans.main,
         "thirdparty": thirdparty.main,
         "gate_dev": gate_dev.main,
+        "others": others.main,
     }
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("name", choices=[*runners, "all"])
