@@ -48,7 +48,7 @@ _FIELD_WORDS = frozenset(
 )
 
 
-def surface_key(name: str) -> bool:
+def _may_have_subtitle(name: str) -> bool:
     """Whether a name before a colon may have a subtitle (it is no field's word)."""
     return name.lower() not in _FIELD_WORDS
 
@@ -203,7 +203,7 @@ def scan_names(text: str, spans: list[Span], taken: list[tuple[int, int]]) -> No
         if text[end - 2 : end].lower() in {"'s", "’s"} and not _STANDS_ALONE.match(text, end):
             end -= 2  # "Ronaldo's matches": the name is Ronaldo; "a table at Luigi's" is Luigi's
         subtitle = _SUBTITLE.match(text, end)
-        if subtitle is not None and surface_key(text[start:end]) and is_free(
+        if subtitle is not None and _may_have_subtitle(text[start:end]) and is_free(
             taken, end, subtitle.end()
         ) and len(subtitle.group().split()) >= 3 and _AFTER_TITLE.match(text, subtitle.end()):
             # "Dune: Part Two", "Zelda: Breath of the Wild": a title and its subtitle

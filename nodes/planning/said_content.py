@@ -5,7 +5,7 @@ todo called pay rent", "add a note: buy coffee filters", "search the web for hik
 near Denver", "translate how are you into French". What follows the marker ("saying", "remind
 me to", "called", a colon, "search ... for", the tool's own verb) to the end of its clause is
 one value, whatever names or numbers it holds, for the parameter that takes such text: one
-whose name is a word for text content (:data:`CONTENT_NAMES`), or a name or title for what
+whose name is a word for text content (:data:`_CONTENT_NAMES`), or a name or title for what
 "called" introduces. The value's atoms fill no other parameter.
 
 General English only (no domain): the markers are how anyone passes words on, the names how
@@ -30,7 +30,7 @@ from stores.language.vocabulary import _SMALL_NUMBERS, _TENS
 
 # Parameter names for passed-on text ("message", "body", "query"), and for what "called"
 # introduces ("title", "name").
-CONTENT_NAMES = frozenset(
+_CONTENT_NAMES = frozenset(
     """text message msg content body note comment prompt query q keyword keywords term search
     description caption task status question sentence phrase memo topic command cmd
     script""".split()
@@ -147,7 +147,7 @@ def said_content(
     ``bound`` are the parameters bound already: another parameter named ends a search's
     words whether or not it took its value.
     """
-    content = [p for p in params if _takes(p, CONTENT_NAMES)]
+    content = [p for p in params if _takes(p, _CONTENT_NAMES)]
     titles = [p for p in params if _takes(p, TITLE_NAMES)]
     # (where the words start, who takes them, the marker; None for the tool's own verb)
     found: list[tuple[int, list[Param], re.Pattern[str] | None]] = []
@@ -353,7 +353,7 @@ def bind_named_fields(
         named = by_name.get(match.group(1).lower())
         if named is None or named.name in values:
             continue
-        if said_with and not _takes(named, CONTENT_NAMES | (TITLE_NAMES - {"name"})):
+        if said_with and not _takes(named, _CONTENT_NAMES | (TITLE_NAMES - {"name"})):
             # "with size large" is an allowed value's business, "with name John Doe in New
             # York" a name's: no words passed on
             continue
@@ -366,7 +366,7 @@ def bind_named_fields(
             end = start + joint.start() if joint is not None else end
             speech = _SPEECH.search(text, start, end)  # "with subject Lunch saying ..."
             end = speech.start() if speech is not None else end
-            if not _takes(named, CONTENT_NAMES):
+            if not _takes(named, _CONTENT_NAMES):
                 # "with label Gym at 6 am": a title ends before what is said of when or where
                 place = re.search(r"\s+(?:at|on|in|for|by|from|to)\s+", text[start:end])
                 end = start + place.start() if place is not None else end
@@ -456,14 +456,6 @@ def _only_what_is_searched(said: str, values: dict[str, list[Any]], own: Abstrac
 
 # Words of a parameter that counts a length of time ("delay_minutes", "duration").
 _LENGTH_WORDS = frozenset("minute minutes hour hours second seconds delay duration".split())
-
-
-def takes_said_text(param: Param) -> bool:
-    """A free-text parameter for a text, a message, a query or a title (its name's last word).
-
-    Not a name or a label: what is quoted is named that way often ("the game 'Fortnite'").
-    """
-    return _takes(param, CONTENT_NAMES | (TITLE_NAMES - {"name", "label"}))
 
 
 def _takes(param: Param, names: AbstractSet[str]) -> bool:

@@ -22,13 +22,13 @@ from nodes.planning.descriptions import asks_date_form
 from nodes.planning.param_fit import DATE_WORDS, Param, content_words, describe_params
 from nodes.planning.request_spans import extract_spans, is_relative_day
 from nodes.planning.schema_binder import Binding
+from nodes.planning.value_assignment import MESSAGE_NAMES
 from nodes.planning.value_forms import holds_files, written_form
 from stores.language.identifiers import identifier_base, split_words
 from stores.language.spans import Span
 
 # What a parameter's description says when it holds an identifier its name does not call one
 # ("Stock keeping unit code of the product").
-_MESSAGE_WORDS = frozenset("text message msg content body note comment caption memo".split())
 _ID_WORDS = frozenset("id identifier code unique number key uuid serial".split())
 _SAYS_IDENTIFIER = re.compile(r"\b(?:id|ids|identifier|code|uuid|serial)\b", re.I)
 
@@ -52,7 +52,7 @@ def _holds_message(param: Param) -> bool:
     """
     words = split_words(param.name)
     return (param.kind == "string" and not param.enum and bool(words)
-            and words[-1].lower() in _MESSAGE_WORDS)
+            and words[-1].lower() in MESSAGE_NAMES)
 
 
 def _said_of(param: Param, text: str) -> bool:

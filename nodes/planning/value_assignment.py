@@ -37,7 +37,7 @@ from stores.language.keywords import lemmatize
 from stores.language.places import country_of_city
 from stores.language.units import unit_of
 
-__all__ = ["NUMBER_GUESS_CUE", "choose_pairs", "names_another", "plain_values"]
+__all__ = ["MESSAGE_NAMES", "NUMBER_GUESS_CUE", "choose_pairs", "names_another", "plain_values"]
 
 # A bare number says nothing of what it is ("account 654321", "delivery 2"): a read's optional
 # parameter guesses one only with some cue word beside it ("a volume level of 0.8").
@@ -49,7 +49,7 @@ _SWAP_MARGIN = 0.2
 
 # Parameters that carry what a message says, and how much a quoted text prefers them (and a
 # bare name does not).
-_MESSAGE_NAMES = frozenset("message msg text body content note comment caption".split())
+MESSAGE_NAMES = frozenset("message msg text body content note comment caption".split())
 _TITLE_NAMES = frozenset("title subject heading".split())
 MESSAGE_QUOTED_CUE = 0.75
 
@@ -129,12 +129,12 @@ def choose_pairs(
             if places and not is_place_param(param) and _known_place(text, span) \
                     and not param.name_words & _ROUTE_ENDS:
                 continue  # "Nepal", "in Berlin": the place's value, no species, no job title
-            if param.name_words & (_MESSAGE_NAMES | _TITLE_NAMES) and len(params) > 1 \
+            if param.name_words & (MESSAGE_NAMES | _TITLE_NAMES) and len(params) > 1 \
                     and span.kind == "quoted":
                 # "Send 'Happy birthday!' to Grandma", "Assign the bug 'Login fails' to
                 # Priya": quoted words are what a message says or what a thing is titled
                 cue = max(cue, MESSAGE_QUOTED_CUE)
-            elif param.name_words & _MESSAGE_NAMES and len(params) > 1 and span.kind == "name":
+            elif param.name_words & MESSAGE_NAMES and len(params) > 1 and span.kind == "name":
                 cue -= MESSAGE_QUOTED_CUE  # "Message Sarah ...": a bare name is whom it goes to
             # The order of values and parameters places a value only where there are
             # several of either: a lone value of a lone parameter has no place to be in.
