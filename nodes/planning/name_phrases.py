@@ -16,7 +16,7 @@ from nodes.planning.request_spans import Span
 from stores.language.identifiers import singular
 from stores.language.keywords import STOPWORDS, lemmatize, same_root
 
-__all__ = ["phrase_after_cue", "phrase_before_name"]
+__all__ = ["phrase_after_cue", "phrase_before_name", "word_between_the_and_name"]
 
 # Name words too general to say what the word before them is ("the hotel name", "a room type").
 _GENERAL_NAME_WORDS = frozenset({"name", "id", "type", "number", "value", "data", "info"})
@@ -68,6 +68,32 @@ def phrase_before_name(
                     before.end())
     return None
 
+
+
+_DETERMINED = re.compile(r"\b(?:the|my|our|your|this|that)\s+$", re.I)
+# A name said after the noun: it is the value, not the word before the noun.
+_NAMED_AFTER = re.compile(
+    r"\s*(?:,|:|-|\bis\b|\bnamed\b|\bcalled\b|\btitled\b|\bknown\s+as\b)?\s*(?:the\s+)?"
+    r"(?:[A-Z0-9'\"“‘`(\[{]|[a-z]+_)"
+)
+
+
+def word_between_the_and_name(
+    text: str, param: Param, taken: Sequence[Span], exclude: AbstractSet[str] = frozenset()
+) -> str | None:
+    """The one lower-case word between "the" and the parameter's name: "the orders table".
+
+    :func:`phrase_before_name` after a determiner, a single word (no number: in "the 2023
+    regular season" the year is the value), and no name said after the noun ("the online
+    game Overwatch", "my favorite artist, Taylor Swift": the name is the value).
+    """
+    named = phrase_before_name(text, param, taken, exclude)
+    if named is None or _DETERMINED.search(text[: named.start]) is None \
+            or not re.fullmatch(r"[a-z][a-z\-]*", str(named.value)):
+        return None
+    noun = re.match(r"\s+[A-Za-z]+", text[named.end :])
+    after = text[named.end + (noun.end() if noun else 0) :]
+    return None if _NAMED_AFTER.match(after) else str(named.value)
 
 # Prepositions the stopword list leaves out, that end a value said after its cue.
 _PLACE_PREPOSITIONS = frozenset(

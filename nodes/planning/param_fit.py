@@ -325,7 +325,7 @@ def type_fit(span: Span, param: Param) -> float:
     meters" is no weight in kilograms).
     """
     kind = param.item_kind if param.kind == "array" else param.kind
-    if kind == "string" and written_short(span, param):
+    if kind == "string" and written_short(span, param) is not None:
         return FORM_FIT  # "the last 2 hours" for a look-back window written "2h"
     units = measured_units(span, param)
     if units is not None and not same_dimension(*units) and len(span.unit or "") > 1:
@@ -473,11 +473,11 @@ def counts_in_words(span: Span) -> bool:
     )
 
 
-def written_short(span: Span, param: Param) -> bool:
-    """A duration for a parameter whose examples write one short ("2 hours": "2h")."""
-    return span.kind in {"number", "duration"} and bool(span.unit) and short_duration(
-        param.schema, span.value, DURATION_UNITS.get(str(span.unit).lower())
-    ) is not None
+def written_short(span: Span, param: Param) -> str | None:
+    """A duration as a parameter whose examples write one short asks ("2 hours": "2h")."""
+    if span.kind not in {"number", "duration"} or not span.unit:
+        return None
+    return short_duration(param.schema, span.value, DURATION_UNITS.get(str(span.unit).lower()))
 
 
 def _names_something(param: Param) -> bool:

@@ -22,10 +22,10 @@ from nodes.planning.param_fit import (
     phone_digits,
     quoted_number,
     whole_hour,
+    written_short,
 )
 from nodes.planning.request_spans import Span
 from nodes.planning.value_cues import head_word
-from nodes.planning.value_forms import short_duration
 from stores.language.codes import value_as_described, zone_can_be
 from stores.language.date_formats import date_as_described as described_date
 from stores.language.date_formats import datetime_as_described, parse_written_date
@@ -33,7 +33,6 @@ from stores.language.date_formats import time_as_described as described_time
 from stores.language.identifiers import singular, split_words
 from stores.language.keywords import STOPWORDS, lemmatize
 from stores.language.spans_dates import find_dates
-from stores.language.spans_numbers import DURATION_UNITS
 from stores.language.units import convert
 
 
@@ -56,7 +55,7 @@ def span_value(span: Span, param: Param) -> Any:
     described = date_as_described(span, param)
     if described is not None:
         return described
-    short = _short_duration(span, param)
+    short = written_short(span, param)
     if short is not None:
         return short  # "in the last 2 hours" for "Look-back window, e.g. '15m', '2h'": "2h"
     units = measured_units(span, param)
@@ -74,13 +73,6 @@ def span_value(span: Span, param: Param) -> Any:
     ):
         return -abs(value)  # "119.5383 W" is a longitude of -119.5383
     return value
-
-
-def _short_duration(span: Span, param: Param) -> str | None:
-    """A duration span as the parameter's examples write one ("2h"), or None."""
-    if span.kind not in {"number", "duration"} or not span.unit:
-        return None
-    return short_duration(param.schema, span.value, DURATION_UNITS.get(span.unit.lower()))
 
 
 # A coordinate said with its hemisphere: south and west are negative degrees.
@@ -217,8 +209,8 @@ def flag_value(text: str, param: Param) -> bool | None:
         # disturb", "disable the alarm"); a parameter named just "on" has no content word
         named = param.name_words | {param.name.lower().strip("_")}
         return switched(text) if named & _SWITCH_NAMES else None
-    said = [lemmatize(singular(w.lower())) for w in re.findall(r"[A-Za-z][\w']*", text)]
     raw = [w.lower() for w in re.findall(r"[A-Za-z][\w']*", text)]
+    said = [lemmatize(singular(w)) for w in raw]
     positions = []
     for word in words:
         hits = [i for i, w in enumerate(said) if _word_match(w, {word}) or _same_stem(w, word)]

@@ -42,6 +42,7 @@ from nodes.planning.name_phrases import (
     phrase_after_cue,
     phrase_after_described_noun,
     phrase_before_name,
+    word_between_the_and_name,
 )
 from nodes.planning.named_lists import values_named_in_order
 from nodes.planning.named_values import bind_named_values
@@ -218,25 +219,17 @@ def bind_schema(
         _series_from_lower_case_list(text, params, values, evidence)
     # "compounded quarterly": a count per year said as a frequency.
     frequency_values(text, params, values)
-    # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
-    # sets said again in the same shape are assigned set by set.
     # "from the orders table" for a required table: the word between "the" and the
     # parameter's name names it, before a span is guessed for it ("sorted by created_at").
     for param in params:
         if param.name in values or not param.required or param.name_words & DATE_WORDS \
                 or written_form(param.name_words, param.schema) is not None:
             continue  # ("the local time": "local" is no time)
-        named = phrase_before_name(text, param, [atoms[i][0] for i in used], exclude)
-        if named is None or _DETERMINED.search(text[: named.start]) is None \
-                or not re.fullmatch(r"[a-z][a-z\-]*", str(named.value)):
-            continue  # ("the 2023 regular season": the year is the value, later)
-        noun = re.match(r"\s+[A-Za-z]+", text[named.end :])
-        after = text[named.end + (noun.end() if noun else 0) :]
-        if _NAMED_AFTER.match(after):
-            # "the online game Overwatch", "my favorite artist, Taylor Swift": the name after
-            # the noun is its value
-            continue
-        values[param.name], evidence[param.name] = [named.value], 1.0
+        named = word_between_the_and_name(text, param, [atoms[i][0] for i in used], exclude)
+        if named is not None:
+            values[param.name], evidence[param.name] = [named], 1.0
+    # Joint greedy assignment of the remaining atoms to scalar parameters; whole argument
+    # sets said again in the same shape are assigned set by set.
     free_params = [p for p in params if p.name not in values]
     plain = plain_values(text, atoms, exclude) if read_only else set()
     assigned: dict[str, int] = {}
@@ -389,13 +382,6 @@ KIND_MEANING = 0.4
 _NOT_KINDS = frozenset(
     "latest newest recent new best top good great cheap popular trending some any all more "
     "most other few many one two three four five six seven eight nine ten".split()
-)
-
-
-_DETERMINED = re.compile(r"\b(?:the|my|our|your|this|that)\s+$", re.I)
-_NAMED_AFTER = re.compile(
-    r"\s*(?:,|:|-|\bis\b|\bnamed\b|\bcalled\b|\btitled\b|\bknown\s+as\b)?\s*(?:the\s+)?"
-    r"(?:[A-Z0-9'\"“‘`(\[{]|[a-z]+_)"
 )
 
 

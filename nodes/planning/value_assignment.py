@@ -103,7 +103,7 @@ def choose_pairs(
                 continue  # "Glucose (C6H12O6) in grams/mole": a unit takes a unit's name
             if _ASKED_ABOUT.search(text[: span.start]) and span.kind in {"name", "identifier"}:
                 continue  # "How much CO2 is produced by a car": what is asked, no input
-            if written_short(span, param):
+            if written_short(span, param) is not None:
                 cue = max(cue, STRONG_CUE)  # "the last 2 hours" for since, "e.g. '2h'"
             if _top_count(text, span, param):
                 cue = max(cue, STRONG_CUE)  # "just the top 5" for num_results

@@ -127,10 +127,9 @@ _ORDINALS = {
 _BIG_SCALES = {**_SCALES, "billion": 1_000_000_000}
 _TIMES_WORDS = {"twice": 2, "thrice": 3}
 _CARDINALS = set(_SMALL_NUMBERS) | set(_TENS) | set(_BIG_SCALES) | {"dozen"}
-_DIGIT_NAMES = {
-    "zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9,
-}
+# The digits a decimal is said in after "point" ("six point four"): the small numbers
+# below ten, and "oh" for zero.
+_DIGIT_NAMES = {**{w: v for w, v in _SMALL_NUMBERS.items() if v < 10}, "oh": 0}
 # "one" is a pronoun after these ("this one", "the same one", "which one").
 _ONE_AS_PRONOUN_AFTER = frozenset(
     "this that the same which each any every no another last first only latest newest other"
